@@ -1,0 +1,29 @@
+// Bundles every entry point in functions/ into dist/ as a self-contained ESM file for Node.
+import { readdirSync } from 'node:fs'
+import { build } from 'esbuild'
+
+const entryPoints = readdirSync('functions')
+  .filter((file) => file.endsWith('.ts'))
+  .map((file) => `functions/${file}`)
+
+if (entryPoints.length === 0) {
+  console.error('no entry points in functions/')
+  process.exit(1)
+}
+
+await build({
+  entryPoints,
+  outdir: 'dist',
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  sourcemap: true,
+  metafile: false,
+  logLevel: 'info',
+  // @kubernetes/client-node and some of its dependencies still call require(); an ESM bundle has
+  // no require unless we create one.
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
+})

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs what `npm test` and `npm run dev` need, each step idempotent and cached:
+# npm packages (npm ci when package-lock.json changed) and the Go-built control plane.
+# Sourced by test.sh and dev.sh; exports MACHINE_API_BIN_DIR.
+set -euo pipefail
+
+lock_sum="$(sha256sum package-lock.json | cut -c1-64)"
+if [[ ! -f node_modules/.lock-sum ]] || [[ "$(cat node_modules/.lock-sum)" != "$lock_sum" ]]; then
+  echo "installing npm packages (npm ci)" >&2
+  npm ci --no-audit --no-fund >&2
+  echo "$lock_sum" > node_modules/.lock-sum
+fi
+
+MACHINE_API_BIN_DIR="$(bash test/harness/controlplane/build.sh | tail -n 1)"
+export MACHINE_API_BIN_DIR

@@ -1,0 +1,208 @@
+/**
+ * @module Starts a real Kubernetes control plane (etcd, kube-apiserver and optionally
+ * kube-controller-manager, kube-scheduler and kwok) on 127.0.0.1 with fresh ports, credentials and
+ * data, for the test suite and the demo.
+ */
+import { execFileSync } from 'node:child_process'
+import { generateKeyPairSync, randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { apiserverArgs, etcdArgs, kcmArgs, kwokArgs, schedulerArgs } from './component-args'
+import { freePort } from './free-port'
+import { apiserverGet, waitForReadyz } from './readyz'
+import { type SupervisedProcess, startSupervised } from './supervised-process'
+
+export interface ControlPlaneOptions {
+  /** Run kube-controller-manager (garbage collector, node lifecycle, disruption...). Default true. */
+  kcm?: boolean
+  /** Run kube-scheduler so Pods land on Nodes. Default true. */
+  scheduler?: boolean
+  /** Run kwok, which plays the kubelet of Nodes annotated `kwok.x-k8s.io/node=fake`. Default true. */
+  kwok?: boolean
+  /** Where the binaries are; default: $MACHINE_API_BIN_DIR, else the cache filled by build.sh. */
+  binDir?: string
+  /** Parent directory for this control plane's data, logs and kubeconfig; default: the OS temp dir. */
+  baseDir?: string
+  /** Keep data and logs after stop (for debugging). */
+  keepData?: boolean
+}
+
+export interface ControlPlane {
+  /** An admin kubeconfig (system:masters) for this control plane. */
+  readonly kubeconfigPath: string
+  /** The kubectl built with the control plane. */
+  readonly kubectlPath: string
+  readonly binDir: string
+  /** The apiserver URL, https://127.0.0.1:PORT. */
+  readonly server: string
+  /** The gitVersion the apiserver reports, e.g. v1.37.2. */
+  readonly version: string
+  /** Data, certificates and one log file per component. */
+  readonly workDir: string
+  /** Stops every component (kwok, scheduler, KCM, apiserver, etcd, in that order). */
+  stop(): Promise<void>
+}
+
+const buildScript = fileURLToPath(new URL('./build.sh', import.meta.url))
+const maxAttempts = 3
+
+/** Builds (or reuses) the binaries and returns their directory. */
+export function controlPlaneBinDir(): string {
+  const fromEnv = process.env.MACHINE_API_BIN_DIR
+  if (fromEnv) return fromEnv
+  const out = execFileSync('bash', [buildScript], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  const dir = out.trim().split('\n').pop()
+  if (!dir) throw new Error('build.sh printed no binary directory')
+  return dir
+}
+
+/**
+ * Starts a control plane and resolves once `/readyz` is OK. Ports come from the kernel, so two runs
+ * can overlap; a start that loses a port race is retried with new ports.
+ */
+export async function startControlPlane(options: ControlPlaneOptions = {}): Promise<ControlPlane> {
+  const binDir = options.binDir ?? controlPlaneBinDir()
+  let lastError: unknown
+  for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+    try {
+      return await startOnce(binDir, options)
+    } catch (error) {
+      lastError = error
+      if (!(error instanceof PortInUseError)) throw error
+    }
+  }
+  throw lastError
+}
+
+class PortInUseError extends Error {}
+
+async function startOnce(binDir: string, options: ControlPlaneOptions): Promise<ControlPlane> {
+  const baseDir = options.baseDir ?? tmpdir()
+  mkdirSync(baseDir, { recursive: true })
+  const workDir = mkdtempSync(join(baseDir, 'machine-api-cp-'))
+  const logDir = join(workDir, 'logs')
+  mkdirSync(logDir)
+  const files = writeCredentials(workDir)
+  const ports = {
+    etcdClient: await freePort(),
+    etcdPeer: await freePort(),
+    apiserver: await freePort(),
+  }
+  const server = `https://127.0.0.1:${ports.apiserver}`
+  const processes: SupervisedProcess[] = []
+  const start = (name: string, args: string[]) => {
+    const proc = startSupervised({
+      name,
+      command: join(binDir, name),
+      args,
+      logPath: join(logDir, `${name}.log`),
+    })
+    processes.push(proc)
+    return proc
+  }
+  const stopAll = async () => {
+    // Clients first (together), then the apiserver, then etcd, so nothing logs a lost server.
+    const [etcd, apiserver, ...clients] = processes
+    await Promise.all(clients.map((proc) => proc.stop()))
+    await apiserver?.stop()
+    await etcd?.stop()
+    if (!options.keepData) rmSync(workDir, { recursive: true, force: true })
+  }
+
+  try {
+    start('etcd', etcdArgs(workDir, ports))
+    const apiserver = start('kube-apiserver', apiserverArgs(workDir, ports, files))
+    await waitForReadyz({
+      server,
+      token: files.token,
+      caPath: files.servingCert,
+      processes,
+      apiserver,
+    })
+    const kubeconfigPath = join(workDir, 'kubeconfig')
+    writeKubeconfig(kubeconfigPath, server, files)
+    if (options.kcm ?? true) start('kube-controller-manager', kcmArgs(kubeconfigPath, files))
+    if (options.scheduler ?? true) start('kube-scheduler', schedulerArgs(kubeconfigPath))
+    if (options.kwok ?? true)
+      start('kwok', kwokArgs(kubeconfigPath, writeKwokStages(workDir, binDir)))
+    const version = JSON.parse(
+      await apiserverGet({ server, token: files.token, caPath: files.servingCert }, '/version'),
+    ).gitVersion as string
+    return {
+      kubeconfigPath,
+      kubectlPath: join(binDir, 'kubectl'),
+      binDir,
+      server,
+      version,
+      workDir,
+      stop: stopAll,
+    }
+  } catch (error) {
+    const portClash = processes.some((p) => /address already in use/.test(p.tail(50)))
+    await stopAll()
+    if (portClash) throw new PortInUseError(String(error))
+    throw error
+  }
+}
+
+interface CredentialFiles {
+  token: string
+  tokenFile: string
+  saKey: string
+  /** The apiserver writes its self-signed serving certificate here on first start. */
+  servingCert: string
+}
+
+function writeCredentials(workDir: string): CredentialFiles {
+  const token = randomBytes(24).toString('hex')
+  const tokenFile = join(workDir, 'tokens.csv')
+  writeFileSync(tokenFile, `${token},admin,admin,"system:masters"\n`, { mode: 0o600 })
+  const { privateKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  })
+  const saKey = join(workDir, 'sa.key')
+  writeFileSync(saKey, privateKey, { mode: 0o600 })
+  mkdirSync(join(workDir, 'pki'))
+  return { token, tokenFile, saKey, servingCert: join(workDir, 'pki', 'apiserver.crt') }
+}
+
+function writeKubeconfig(path: string, server: string, files: CredentialFiles): void {
+  const ca = readFileSync(files.servingCert).toString('base64')
+  // JSON is valid YAML, and every kubeconfig reader accepts it.
+  const kubeconfig = {
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name: 'machine-api', cluster: { server, 'certificate-authority-data': ca } }],
+    users: [{ name: 'admin', user: { token: files.token } }],
+    contexts: [{ name: 'machine-api', context: { cluster: 'machine-api', user: 'admin' } }],
+    'current-context': 'machine-api',
+  }
+  writeFileSync(path, `${JSON.stringify(kubeconfig, null, 2)}\n`, { mode: 0o600 })
+}
+
+function writeKwokStages(workDir: string, binDir: string): string {
+  const stageDir = join(binDir, 'stages')
+  const names = [
+    'node-initialize',
+    'node-heartbeat-with-lease',
+    'node-not-ready',
+    'pod-ready',
+    'pod-complete',
+    'pod-delete',
+  ]
+  const docs = names.map((name) => {
+    const path = join(stageDir, `${name}.yaml`)
+    if (!existsSync(path)) throw new Error(`kwok stage ${path} is missing; rerun build.sh`)
+    return readFileSync(path, 'utf8').trim()
+  })
+  const path = join(workDir, 'kwok-stages.yaml')
+  writeFileSync(path, `${docs.join('\n---\n')}\n`)
+  return path
+}

@@ -1,0 +1,2 @@
+export type { ControlPlane, ControlPlaneOptions } from './control-plane'
+export { controlPlaneBinDir, startControlPlane } from './control-plane'

@@ -1,0 +1,28 @@
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          environment: 'node',
+          // One control plane for the whole run; each test works in its own namespace.
+          globalSetup: ['test/harness/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          // Two cores: integration files run one at a time against the shared control plane.
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+})
