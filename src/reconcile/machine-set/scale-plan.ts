@@ -1,0 +1,54 @@
+/**
+ * @module The MachineSet scale decision: how many Machines to create (and their names) or which to
+ * delete. Pure: observed Machines in, actions out.
+ */
+import { type DeleteCandidate, type DeletePolicy, pickVictims } from './delete-order'
+import { namesForMissingReplicas } from './machine-names'
+
+export interface ScaleObservation<T extends DeleteCandidate> {
+  setName: string
+  setUid: string
+  replicas: number
+  deletePolicy: DeletePolicy
+  /** Machines the set controls, including those being deleted. */
+  machines: T[]
+  /** Every Machine name in the namespace, so a new name never collides with a foreign Machine. */
+  takenNames: ReadonlySet<string>
+  /** At most this many creates or deletes per reconcile, so one pass stays short. */
+  maxBatch?: number
+}
+
+export interface ScalePlan<T> {
+  create: string[]
+  /** Machines to delete now (never one already being deleted). */
+  delete: T[]
+  /** More to do after this batch: requeue soon. */
+  more: boolean
+}
+
+/**
+ * Machines being deleted still count as replicas (as in Cluster API), so a rollout or a scale-down
+ * never runs more Machines than asked for while old ones drain.
+ */
+export function planMachineSetScale<T extends DeleteCandidate>(
+  obs: ScaleObservation<T>,
+): ScalePlan<T> {
+  const batch = obs.maxBatch ?? 50
+  const diff = obs.machines.length - obs.replicas
+  if (diff < 0) {
+    const missing = -diff
+    const count = Math.min(missing, batch)
+    return {
+      create: namesForMissingReplicas(obs.setName, obs.setUid, obs.takenNames, count),
+      delete: [],
+      more: missing > count,
+    }
+  }
+  if (diff > 0) {
+    const victims = pickVictims(obs.machines, diff, obs.deletePolicy).filter(
+      (m) => !m.metadata.deletionTimestamp,
+    )
+    return { create: [], delete: victims.slice(0, batch), more: victims.length > batch }
+  }
+  return { create: [], delete: [], more: false }
+}
