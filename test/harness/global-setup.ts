@@ -7,6 +7,7 @@ declare module 'vitest' {
     kubeconfigPath: string
     kubectlPath: string
     controlPlaneWorkDir: string
+    controlPlaneBinDir: string
   }
 }
 
@@ -17,6 +18,7 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide('kubeconfigPath', controlPlane.kubeconfigPath)
   project.provide('kubectlPath', controlPlane.kubectlPath)
   project.provide('controlPlaneWorkDir', controlPlane.workDir)
+  project.provide('controlPlaneBinDir', controlPlane.binDir)
 }
 
 export async function teardown(): Promise<void> {

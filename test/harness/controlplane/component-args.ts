@@ -76,13 +76,13 @@ export function schedulerArgs(kubeconfigPath: string): string[] {
   ]
 }
 
-/** kwok acts only on Nodes annotated `kwok.x-k8s.io/node=fake`; real kubelets are left alone. */
-export function kwokArgs(kubeconfigPath: string, stagesPath: string): string[] {
+/** kwok acts only on Nodes whose annotations match `selector`; real kubelets are left alone. */
+export function kwokArgs(kubeconfigPath: string, stagesPath: string, selector: string): string[] {
   return [
     `--kubeconfig=${kubeconfigPath}`,
     `--config=${stagesPath}`,
     '--manage-all-nodes=false',
-    '--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake',
+    `--manage-nodes-with-annotation-selector=${selector}`,
     '--node-lease-duration-seconds=10',
   ]
 }

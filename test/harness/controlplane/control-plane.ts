@@ -5,12 +5,13 @@
  */
 import { execFileSync } from 'node:child_process'
 import { generateKeyPairSync, randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { apiserverArgs, etcdArgs, kcmArgs, kwokArgs, schedulerArgs } from './component-args'
 import { freePort } from './free-port'
+import { kwokNodeSelector, writeKwokStages } from './kwok'
 import { apiserverGet, waitForReadyz } from './readyz'
 import { type SupervisedProcess, startSupervised } from './supervised-process'
 
@@ -129,7 +130,7 @@ async function startOnce(binDir: string, options: ControlPlaneOptions): Promise<
     if (options.kcm ?? true) start('kube-controller-manager', kcmArgs(kubeconfigPath, files))
     if (options.scheduler ?? true) start('kube-scheduler', schedulerArgs(kubeconfigPath))
     if (options.kwok ?? true)
-      start('kwok', kwokArgs(kubeconfigPath, writeKwokStages(workDir, binDir)))
+      start('kwok', kwokArgs(kubeconfigPath, writeKwokStages(workDir, binDir), kwokNodeSelector))
     const version = JSON.parse(
       await apiserverGet({ server, token: files.token, caPath: files.servingCert }, '/version'),
     ).gitVersion as string
@@ -185,24 +186,4 @@ function writeKubeconfig(path: string, server: string, files: CredentialFiles): 
     'current-context': 'machine-api',
   }
   writeFileSync(path, `${JSON.stringify(kubeconfig, null, 2)}\n`, { mode: 0o600 })
-}
-
-function writeKwokStages(workDir: string, binDir: string): string {
-  const stageDir = join(binDir, 'stages')
-  const names = [
-    'node-initialize',
-    'node-heartbeat-with-lease',
-    'node-not-ready',
-    'pod-ready',
-    'pod-complete',
-    'pod-delete',
-  ]
-  const docs = names.map((name) => {
-    const path = join(stageDir, `${name}.yaml`)
-    if (!existsSync(path)) throw new Error(`kwok stage ${path} is missing; rerun build.sh`)
-    return readFileSync(path, 'utf8').trim()
-  })
-  const path = join(workDir, 'kwok-stages.yaml')
-  writeFileSync(path, `${docs.join('\n---\n')}\n`)
-  return path
 }

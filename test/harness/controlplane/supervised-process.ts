@@ -37,6 +37,7 @@ export function startSupervised(options: {
   child.stdout?.pipe(log, { end: false })
   child.stderr?.pipe(log, { end: false })
   let running = true
+  let stopping: Promise<void> | undefined
   const exited = new Promise<string>((resolve) => {
     child.once('exit', (code, signal) => {
       running = false
@@ -54,14 +55,17 @@ export function startSupervised(options: {
     logPath: options.logPath,
     exited,
     isRunning: () => running,
-    async stop(graceMs = 4000) {
-      if (running) {
-        child.stdin?.end()
-        const timer = setTimeout(() => killGroup(child.pid), graceMs)
-        await exited
-        clearTimeout(timer)
-      }
-      await new Promise<void>((resolve) => log.end(resolve))
+    stop(graceMs = 4000) {
+      stopping ??= (async () => {
+        if (running) {
+          child.stdin?.end()
+          const timer = setTimeout(() => killGroup(child.pid), graceMs)
+          await exited
+          clearTimeout(timer)
+        }
+        await new Promise<void>((resolve) => log.end(resolve))
+      })()
+      return stopping
     },
     tail(lines = 20) {
       try {

@@ -11,7 +11,8 @@ import {
   PolicyV1Api,
   type V1Pod,
 } from '@kubernetes/client-node'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { startExtraKwok } from '../../harness/controlplane'
 import {
   ignoreNotFound,
   kubectl,
@@ -20,7 +21,7 @@ import {
   uniqueName,
   waitFor,
 } from '../../harness/kube'
-import { kwokNode, kwokNodeAnnotation, readNodeReady } from '../../harness/nodes'
+import { kwokNode, readNodeReady } from '../../harness/nodes'
 
 let kc: KubeConfig
 let core: CoreV1Api
@@ -172,18 +173,20 @@ describe('control plane', () => {
     })
   })
 
-  it('marks a Node Ready=Unknown once nothing renews its lease', async () => {
+  it('marks a Node Ready=Unknown once its kubelet goes silent', async () => {
     const name = uniqueName('smoke-silent')
-    await core.createNode({ body: kwokNode(name) })
+    const kubelet = startExtraKwok({
+      kubeconfigPath: inject('kubeconfigPath'),
+      binDir: inject('controlPlaneBinDir'),
+      annotation: 'smoke.machine-api.dev/kubelet',
+      value: name,
+    })
     try {
-      await waitFor(`node ${name} Ready`, async () => (await readNodeReady(core, name)) === 'True')
-      // Without the annotation kwok stops playing this Node's kubelet.
-      await core.patchNode({
-        name,
-        body: [
-          { op: 'remove', path: `/metadata/annotations/${kwokNodeAnnotation.replace('/', '~1')}` },
-        ],
+      await core.createNode({
+        body: { metadata: { name, annotations: { 'smoke.machine-api.dev/kubelet': name } } },
       })
+      await waitFor(`node ${name} Ready`, async () => (await readNodeReady(core, name)) === 'True')
+      await kubelet.stopAndClean()
       await waitFor(
         `node ${name} Ready=Unknown`,
         async () => (await readNodeReady(core, name)) === 'Unknown',
@@ -193,6 +196,7 @@ describe('control plane', () => {
       const taints = node.spec?.taints?.map((t) => t.key) ?? []
       expect(taints).toContain('node.kubernetes.io/unreachable')
     } finally {
+      await kubelet.stopAndClean()
       await core.deleteNode({ name }).catch(ignoreNotFound)
     }
   })
