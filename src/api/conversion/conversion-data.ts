@@ -1,0 +1,69 @@
+/**
+ * @module The conversion-data annotation: v1beta1 fields a v1alpha1 object cannot hold travel in it
+ * and are restored when the object comes back to v1beta1 (the Cluster API pattern, per field).
+ */
+import { ANNOTATIONS } from '../group'
+import type { ObjectMeta } from '../shared/meta'
+
+/** Hub-only data of one object; every key optional, absent keys mean "nothing to restore". */
+export type ConversionData = Record<string, unknown>
+
+/** Drops keys whose value is undefined (JSON has no undefined; keeps output identical after a round trip). */
+export function compact<T extends Record<string, unknown>>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T
+}
+
+/** The object with `key` set only when `value` is defined. */
+export function withOptional<T extends object>(target: T, key: string, value: unknown): T {
+  return value === undefined ? target : { ...target, [key]: value }
+}
+
+/**
+ * Spoke metadata carrying `data` in the conversion annotation (nothing added when data is empty).
+ * Records whether the hub had an annotations map at all, so the way back restores that too.
+ */
+export function attachConversionData(meta: ObjectMeta, data: ConversionData): ObjectMeta {
+  const payload = compact(data)
+  if (Object.keys(payload).length === 0) return meta
+  if (meta.annotations === undefined) payload.noAnnotations = true
+  return {
+    ...meta,
+    annotations: {
+      ...(meta.annotations ?? {}),
+      [ANNOTATIONS.conversionData]: JSON.stringify(payload),
+    },
+  }
+}
+
+/**
+ * Reads and removes the conversion annotation. A missing or unparsable annotation yields empty
+ * data: conversion must never fail on what a user typed into an annotation.
+ */
+export function detachConversionData(meta: ObjectMeta): { meta: ObjectMeta; data: ConversionData } {
+  const raw = meta.annotations?.[ANNOTATIONS.conversionData]
+  if (raw === undefined) return { meta, data: {} }
+  const { [ANNOTATIONS.conversionData]: _removed, ...rest } = meta.annotations ?? {}
+  const data = parseData(raw)
+  const noAnnotations = data.noAnnotations === true && Object.keys(rest).length === 0
+  const { annotations: _old, ...others } = meta
+  return { meta: noAnnotations ? others : { ...others, annotations: rest }, data }
+}
+
+function parseData(raw: string): ConversionData {
+  try {
+    const parsed: unknown = JSON.parse(raw)
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as ConversionData)
+      : {}
+  } catch {
+    return {}
+  }
+}
+
+/** `data[key]` as an object, or undefined. */
+export function dataObject(data: ConversionData, key: string): ConversionData | undefined {
+  const value = data[key]
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as ConversionData)
+    : undefined
+}

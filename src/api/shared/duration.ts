@@ -1,0 +1,41 @@
+/** @module Durations as Go-style strings ("90s", "10m", "1h30m"), the form kubectl users know. */
+import { z } from 'zod'
+
+// Same grammar as Go's time.ParseDuration without the sign: a negative timeout is never meaningful.
+// ASCII only ("us", not "µs") so the pattern is identical in JS and in the apiserver's RE2.
+const DURATION_PATTERN = /^(0|([0-9]+(\.[0-9]+)?(ns|us|ms|s|m|h))+)$/
+
+const UNIT_MS: Record<string, number> = {
+  ns: 1e-6,
+  us: 1e-3,
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+}
+
+/** A non-negative duration string; `description` becomes the kubectl explain text. */
+export function durationSchema(description: string) {
+  return z
+    .string()
+    .max(64)
+    .regex(DURATION_PATTERN, { message: 'must be a duration such as "30s", "10m" or "1h30m"' })
+    .describe(`${description} A duration such as "30s", "10m" or "1h30m".`)
+}
+
+/**
+ * Parses a duration string into milliseconds.
+ * Returns undefined when the string is not a valid duration (callers report the field).
+ */
+export function parseDurationMs(value: string): number | undefined {
+  if (!DURATION_PATTERN.test(value)) return undefined
+  if (value === '0') return 0
+  let total = 0
+  for (const match of value.matchAll(/([0-9]+(?:\.[0-9]+)?)(ns|us|ms|s|m|h)/g)) {
+    const amount = Number(match[1])
+    const unit = UNIT_MS[match[2] ?? '']
+    if (unit === undefined) return undefined
+    total += amount * unit
+  }
+  return total
+}

@@ -1,0 +1,43 @@
+/** @module MachineClass v1beta1: a reusable provider, provider spec and secrets for Machines. */
+import { z } from 'zod'
+import { conditionsSchema } from '../shared/conditions'
+import { localReferenceSchema } from '../shared/meta'
+import { providerDataSchema, providerNameSchema } from '../shared/provider-spec'
+import { resourceSchema } from '../shared/resource'
+
+/** The v1beta1 MachineClass spec. */
+export const machineClassSpecSchema = z
+  .object({
+    provider: providerNameSchema,
+    providerSpec: providerDataSchema(
+      "The provider's machine spec, validated against that provider's schema on admission.",
+    ),
+    credentialsSecretRef: localReferenceSchema(
+      'Secret with the cloud credentials the provider uses.',
+      'Secret',
+    ).optional(),
+    userDataSecretRef: localReferenceSchema(
+      'Secret with the user data (bootstrap script).',
+      'Secret',
+    ).optional(),
+  })
+  .describe('The provider and how to provision its machines.')
+
+/** The observed state of a MachineClass. */
+export const machineClassStatusSchema = z
+  .object({
+    observedGeneration: z.int().min(0).optional().describe('The generation last reconciled.'),
+    conditions: conditionsSchema('Current state of the MachineClass.').optional(),
+  })
+  .describe('The observed state of a MachineClass.')
+
+/** The whole v1beta1 MachineClass object. */
+export const machineClassSchema = resourceSchema({
+  kind: 'MachineClass',
+  version: 'v1beta1',
+  spec: machineClassSpecSchema,
+  status: machineClassStatusSchema,
+}).describe('A MachineClass: a provider and its machine spec, shared by Machines.')
+
+/** A v1beta1 MachineClass. */
+export type MachineClass = z.infer<typeof machineClassSchema>

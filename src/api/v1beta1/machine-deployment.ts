@@ -1,0 +1,109 @@
+/** @module MachineDeployment v1beta1: rolls Machines out through MachineSets under a strategy. */
+import { z } from 'zod'
+import { conditionsSchema } from '../shared/conditions'
+import { intOrPercentSchema } from '../shared/int-or-string'
+import { labelSelectorSchema } from '../shared/label-selector'
+import { resourceSchema } from '../shared/resource'
+import { DELETE_POLICIES, machineTemplateSchema, replicaStatusFields } from './machine-set'
+
+/** How a deployment replaces Machines when the template changes. */
+export const deploymentStrategySchema = z
+  .object({
+    type: z
+      .enum(['RollingUpdate', 'OnDelete'])
+      .default('RollingUpdate')
+      .describe(
+        'RollingUpdate replaces Machines gradually; OnDelete waits for users to delete them.',
+      ),
+    rollingUpdate: z
+      .object({
+        maxSurge: intOrPercentSchema(
+          'Machines that may exist above replicas during a rollout.',
+        ).optional(),
+        maxUnavailable: intOrPercentSchema(
+          'Machines that may be unavailable during a rollout.',
+        ).optional(),
+        deletePolicy: z
+          .enum(DELETE_POLICIES)
+          .optional()
+          .describe('Which Machines of old sets go first: Random, Newest or Oldest.'),
+      })
+      .optional()
+      .describe('Parameters of a RollingUpdate (only with type RollingUpdate).'),
+  })
+  .describe('The rollout strategy.')
+
+/** The v1beta1 MachineDeployment spec. */
+export const machineDeploymentSpecSchema = z
+  .object({
+    replicas: z
+      .int()
+      .min(0)
+      .max(100_000)
+      .optional()
+      .describe('Desired number of Machines (scale subresource).'),
+    selector: labelSelectorSchema.describe(
+      'Selects the Machines of this deployment; must match the template labels.',
+    ),
+    template: machineTemplateSchema.describe('The Machines to create; a change starts a rollout.'),
+    strategy: deploymentStrategySchema.optional(),
+    minReadySeconds: z
+      .int()
+      .min(0)
+      .max(86_400)
+      .default(0)
+      .describe('Seconds a Machine must be Ready to count as available.'),
+    revisionHistoryLimit: z
+      .int()
+      .min(0)
+      .max(1000)
+      .default(1)
+      .describe('Old MachineSets to keep for rollback.'),
+    paused: z.boolean().default(false).describe('Stop rolling out template changes while true.'),
+    progressDeadlineSeconds: z
+      .int()
+      .min(1)
+      .max(86_400 * 7)
+      .default(600)
+      .describe('Seconds a rollout may make no progress before it is reported as stalled.'),
+    rollbackTo: z
+      .object({
+        revision: z.int().min(0).describe('The revision to go back to; 0 means the previous one.'),
+      })
+      .optional()
+      .describe('Requests a rollback; the controller clears it once done.'),
+  })
+  .describe('The desired state of a MachineDeployment.')
+
+/** The observed state of a MachineDeployment. */
+export const machineDeploymentStatusSchema = z
+  .object({
+    ...replicaStatusFields,
+    updatedReplicas: z
+      .int()
+      .min(0)
+      .optional()
+      .describe('Machines stamped from the current template.'),
+    unavailableReplicas: z
+      .int()
+      .min(0)
+      .optional()
+      .describe('Machines still needed to reach replicas available.'),
+    phase: z
+      .enum(['ScalingUp', 'ScalingDown', 'Running', 'Failed'])
+      .optional()
+      .describe('ScalingUp, ScalingDown, Running or Failed.'),
+    conditions: conditionsSchema('Current service state of the MachineDeployment.').optional(),
+  })
+  .describe('The observed state of a MachineDeployment.')
+
+/** The whole v1beta1 MachineDeployment object. */
+export const machineDeploymentSchema = resourceSchema({
+  kind: 'MachineDeployment',
+  version: 'v1beta1',
+  spec: machineDeploymentSpecSchema,
+  status: machineDeploymentStatusSchema,
+}).describe('A MachineDeployment: declarative rollouts of Machines.')
+
+/** A v1beta1 MachineDeployment. */
+export type MachineDeployment = z.infer<typeof machineDeploymentSchema>

@@ -1,0 +1,74 @@
+/** @module MachineHealthCheck v1beta1: which Machines are unhealthy and how they are remediated. */
+import { z } from 'zod'
+import { conditionsSchema } from '../shared/conditions'
+import { durationSchema } from '../shared/duration'
+import { intOrPercentSchema } from '../shared/int-or-string'
+import { labelSelectorSchema } from '../shared/label-selector'
+import { typedReferenceSchema } from '../shared/meta'
+import { resourceSchema } from '../shared/resource'
+
+/** A Node condition that, held for `timeout`, makes the Machine unhealthy. */
+export const unhealthyConditionSchema = z
+  .object({
+    type: z.string().min(1).max(316).describe('Node condition type, e.g. Ready.'),
+    status: z.enum(['True', 'False', 'Unknown']).describe('The status that counts as unhealthy.'),
+    timeout: durationSchema('How long the condition must hold before the Machine is unhealthy.'),
+  })
+  .describe('A Node condition that marks the Machine unhealthy once it lasts long enough.')
+
+/** The v1beta1 MachineHealthCheck spec. */
+export const machineHealthCheckSpecSchema = z
+  .object({
+    selector: labelSelectorSchema.describe('Selects the Machines to check; must not be empty.'),
+    unhealthyConditions: z
+      .array(unhealthyConditionSchema)
+      .max(100)
+      .optional()
+      .describe('Node conditions that mark a Machine unhealthy.'),
+    nodeStartupTimeout: durationSchema(
+      'How long a Machine may run without a Node before it is unhealthy; 0 disables, else at least 30s.',
+    ).default('10m'),
+    maxUnhealthy: intOrPercentSchema(
+      'Remediation stops while more Machines than this are unhealthy.',
+    ).default('100%'),
+    remediation: z
+      .object({
+        externalTemplateRef: typedReferenceSchema(
+          'A template for external remediation requests; without it, set-owned Machines are deleted.',
+        ).optional(),
+      })
+      .optional()
+      .describe('How unhealthy Machines are remediated.'),
+  })
+  .describe('The desired state of a MachineHealthCheck.')
+
+/** The observed state of a MachineHealthCheck. */
+export const machineHealthCheckStatusSchema = z
+  .object({
+    expectedMachines: z.int().min(0).optional().describe('Machines the selector matches.'),
+    currentHealthy: z.int().min(0).optional().describe('Machines currently healthy.'),
+    remediationsAllowed: z
+      .int()
+      .min(0)
+      .optional()
+      .describe('Remediations allowed before maxUnhealthy stops them.'),
+    targets: z
+      .array(z.string().max(253).describe('A Machine name.'))
+      .max(10_000)
+      .optional()
+      .describe('Names of the checked Machines, sorted.'),
+    observedGeneration: z.int().min(0).optional().describe('The generation last reconciled.'),
+    conditions: conditionsSchema('Current service state of the MachineHealthCheck.').optional(),
+  })
+  .describe('The observed state of a MachineHealthCheck.')
+
+/** The whole v1beta1 MachineHealthCheck object. */
+export const machineHealthCheckSchema = resourceSchema({
+  kind: 'MachineHealthCheck',
+  version: 'v1beta1',
+  spec: machineHealthCheckSpecSchema,
+  status: machineHealthCheckStatusSchema,
+}).describe('A MachineHealthCheck: detects and remediates unhealthy Machines.')
+
+/** A v1beta1 MachineHealthCheck. */
+export type MachineHealthCheck = z.infer<typeof machineHealthCheckSchema>

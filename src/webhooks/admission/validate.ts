@@ -1,0 +1,77 @@
+/** @module /validate: schema and kind rules on CREATE/UPDATE, plus warnings for missing classes. */
+import { isDeepStrictEqual } from 'node:util'
+import type { Kind } from '../../api/kinds'
+import { type FieldError, formatFieldErrors } from '../../api/validation/field-errors'
+import { type ValidationDeps, validateObject } from '../../api/validation/validate'
+import { type AdmissionRequest, type AdmissionResponse, allow, deny } from '../review'
+import { requestKind, toHubObject } from './hub-object'
+
+/** Tells whether a MachineClass exists; undefined when that cannot be known right now. */
+export type MachineClassExists = (namespace: string, name: string) => Promise<boolean | undefined>
+
+/** What /validate needs: provider schemas and an optional MachineClass lookup. */
+export interface ValidateDeps extends ValidationDeps {
+  machineClassExists?: MachineClassExists
+}
+
+/** Validates a CREATE or UPDATE; denies with every field error, warns about missing classes. */
+export async function validate(
+  request: AdmissionRequest,
+  deps: ValidateDeps,
+): Promise<AdmissionResponse> {
+  const kind = requestKind(request)
+  if (request.operation !== 'CREATE' && request.operation !== 'UPDATE') return allow(request.uid)
+  const object = toHubObject(request.object, kind)
+  if (object === undefined) return deny(request.uid, 'request.object: Required value')
+  const old = request.operation === 'UPDATE' ? toHubObject(request.oldObject, kind) : undefined
+  // Ratchet: an update that leaves the spec alone (labels, finalizers, deletion) is never blocked
+  // by a rule or provider schema that changed after the object was admitted.
+  if (old !== undefined && isDeepStrictEqual(object.spec, old.spec)) return allow(request.uid)
+  const errors = validateObject(kind, object, old, deps)
+  if (errors.length > 0) return deny(request.uid, denialMessage(kind, request, errors))
+  const warnings = await classWarnings(kind, object, request.namespace, deps.machineClassExists)
+  return allow(request.uid, { warnings })
+}
+
+function denialMessage(kind: Kind, request: AdmissionRequest, errors: FieldError[]): string {
+  const name = request.name ? ` ${JSON.stringify(request.name)}` : ''
+  return `${kind}${name} is invalid: ${formatFieldErrors(errors)}`
+}
+
+function referencedClass(
+  kind: Kind,
+  object: Record<string, unknown>,
+): { path: string; name: string } | undefined {
+  const spec = object.spec as Record<string, unknown> | undefined
+  if (kind === 'Machine') return classRefAt(spec, 'spec.classRef')
+  if (kind === 'MachineSet' || kind === 'MachineDeployment') {
+    const template = spec?.template as Record<string, unknown> | undefined
+    return classRefAt(
+      template?.spec as Record<string, unknown> | undefined,
+      'spec.template.spec.classRef',
+    )
+  }
+  return undefined
+}
+
+function classRefAt(spec: Record<string, unknown> | undefined, path: string) {
+  const ref = spec?.classRef as { name?: unknown } | undefined
+  return typeof ref?.name === 'string' ? { path, name: ref.name } : undefined
+}
+
+// A missing class is a warning, not a denial: GitOps tools apply objects in any order.
+async function classWarnings(
+  kind: Kind,
+  object: Record<string, unknown>,
+  namespace: string | undefined,
+  exists: MachineClassExists | undefined,
+): Promise<string[]> {
+  const ref = referencedClass(kind, object)
+  if (ref === undefined || exists === undefined || namespace === undefined) return []
+  const found = await exists(namespace, ref.name).catch(() => undefined)
+  return found === false
+    ? [
+        `${ref.path}.name: MachineClass ${JSON.stringify(ref.name)} does not exist (yet) in namespace ${namespace}`,
+      ]
+    : []
+}

@@ -1,0 +1,45 @@
+/** The committed webhook configurations stay in step with the API: all kinds, scoped, safe settings. */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { parse } from 'yaml'
+import { API_GROUP, HUB_VERSION } from '../../../src/api/group'
+import { KIND_DEFINITIONS } from '../../../src/api/kinds'
+
+const base = join(import.meta.dirname, '..', '..', '..', 'infra', 'webhook', 'base')
+
+type Webhook = {
+  rules: { apiGroups: string[]; apiVersions: string[]; resources: string[] }[]
+  failurePolicy: string
+  sideEffects: string
+  matchPolicy: string
+  timeoutSeconds: number
+  clientConfig: { service: { path: string } }
+}
+
+describe.each([
+  ['mutating-webhook-configuration.yaml', '/mutate'],
+  ['validating-webhook-configuration.yaml', '/validate'],
+])('%s', (file, path) => {
+  const webhook = (parse(readFileSync(join(base, file), 'utf8')) as { webhooks: Webhook[] })
+    .webhooks[0] as Webhook
+
+  it('covers every kind of our group and nothing else', () => {
+    expect(webhook.rules).toHaveLength(1)
+    expect(webhook.rules[0]?.apiGroups).toEqual([API_GROUP])
+    expect(webhook.rules[0]?.apiVersions).toEqual([HUB_VERSION])
+    expect([...(webhook.rules[0]?.resources ?? [])].sort()).toEqual(
+      KIND_DEFINITIONS.map((d) => d.plural).sort(),
+    )
+  })
+
+  it('fails closed, has no side effects, matches equivalent versions and answers fast', () => {
+    expect(webhook).toMatchObject({
+      failurePolicy: 'Fail',
+      sideEffects: 'None',
+      matchPolicy: 'Equivalent',
+    })
+    expect(webhook.timeoutSeconds).toBeLessThanOrEqual(10)
+    expect(webhook.clientConfig.service.path).toBe(path)
+  })
+})
