@@ -13,3 +13,7 @@ fi
 
 MACHINE_API_BIN_DIR="$(bash test/harness/controlplane/build.sh | tail -n 1)"
 export MACHINE_API_BIN_DIR
+
+# moto's EC2 server, in a Python venv outside the repo (the aws provider's integration tests).
+MACHINE_API_MOTO_SERVER="$(bash test/harness/moto/install.sh | tail -n 1)"
+export MACHINE_API_MOTO_SERVER

@@ -18,14 +18,15 @@ export interface DeletionTimers {
   nodeDrainStartTime?: string
   waitForNodeVolumeDetachStartTime?: string
   waitForPreTerminateHookStartTime?: string
-  nodeDeletionStartTime?: string
 }
 
 export interface DeletionObservation {
   annotations: Record<string, string>
+  /** Hook names from `spec.lifecycleHooks` (annotation hooks are found in `annotations`). */
+  specHooks?: { preDrain: string[]; preTerminate: string[] }
   timers: DeletionTimers
   /** 0 or undefined: no limit. */
-  timeoutsMs: { nodeDrain?: number; nodeVolumeDetach?: number; nodeDeletion?: number }
+  timeoutsMs: { nodeDrain?: number; nodeVolumeDetach?: number }
   /** An earlier pass finished (or skipped) the drain: the Drained condition is True. */
   drained: boolean
   /** An earlier pass finished (or skipped) the volume wait. */
@@ -49,8 +50,7 @@ export type DeletionStep =
   | { step: 'wait-pre-terminate-hook'; hooks: string[] }
   | { step: 'delete-instance' }
   | { step: 'delete-node'; nodeName: string }
-  /** The Node could not be deleted within nodeDeletionTimeout; finish anyway. */
-  | { step: 'remove-finalizer'; nodeLeft?: string }
+  | { step: 'remove-finalizer' }
 
 export interface DeletionPlan {
   next: DeletionStep
@@ -60,10 +60,13 @@ export interface DeletionPlan {
   deadlineMs?: number
 }
 
-function hooks(annotations: Record<string, string>, prefix: string): string[] {
-  return Object.keys(annotations)
-    .filter((key) => key.startsWith(prefix))
-    .sort()
+function hooks(
+  annotations: Record<string, string>,
+  prefix: string,
+  specHooks: string[] = [],
+): string[] {
+  const fromAnnotations = Object.keys(annotations).filter((key) => key.startsWith(prefix))
+  return [...specHooks, ...fromAnnotations].sort()
 }
 
 function expired(startTime: string | undefined, timeoutMs: number | undefined, now: Date): boolean {
@@ -88,7 +91,7 @@ export function planDeletion(obs: DeletionObservation, now: Date): DeletionPlan 
 
   // Hooks and the node stages only matter while the instance still runs workloads.
   if (!obs.instanceGone) {
-    const preDrain = hooks(obs.annotations, preDrainHookPrefix)
+    const preDrain = hooks(obs.annotations, preDrainHookPrefix, obs.specHooks?.preDrain)
     if (preDrain.length > 0) {
       return {
         next: { step: 'wait-pre-drain-hook', hooks: preDrain },
@@ -135,7 +138,7 @@ export function planDeletion(obs: DeletionObservation, now: Date): DeletionPlan 
       }
     }
 
-    const preTerminate = hooks(obs.annotations, preTerminateHookPrefix)
+    const preTerminate = hooks(obs.annotations, preTerminateHookPrefix, obs.specHooks?.preTerminate)
     if (preTerminate.length > 0) {
       return {
         next: { step: 'wait-pre-terminate-hook', hooks: preTerminate },
@@ -147,17 +150,7 @@ export function planDeletion(obs: DeletionObservation, now: Date): DeletionPlan 
     return { next: { step: 'delete-instance' }, startTimers: {} }
   }
 
-  if (obs.node) {
-    if (expired(timers.nodeDeletionStartTime, timeoutsMs.nodeDeletion, now)) {
-      return { next: { step: 'remove-finalizer', nodeLeft: obs.node.name }, startTimers: {} }
-    }
-    const due = deadline(timers.nodeDeletionStartTime, timeoutsMs.nodeDeletion, now)
-    return {
-      next: { step: 'delete-node', nodeName: obs.node.name },
-      startTimers: timers.nodeDeletionStartTime ? {} : { nodeDeletionStartTime: stamp },
-      ...(due === undefined ? {} : { deadlineMs: due }),
-    }
-  }
+  if (obs.node) return { next: { step: 'delete-node', nodeName: obs.node.name }, startTimers: {} }
   return { next: { step: 'remove-finalizer' }, startTimers: {} }
 }
 
@@ -173,4 +166,17 @@ function volumeWaitSkipReason(
     return 'VolumeDetachTimeout'
   }
   return undefined
+}
+
+/**
+ * Whether a failing Node deletion may be given up: `nodeDeletionTimeout` (0 = never) counts from
+ * the Machine's deletionTimestamp, as in Cluster API, so a Node the apiserver refuses to delete
+ * cannot hold the Machine forever.
+ */
+export function nodeDeletionTimedOut(
+  deletionTimestamp: string,
+  timeoutMs: number,
+  now: Date,
+): boolean {
+  return timeoutMs > 0 && now.getTime() - new Date(deletionTimestamp).getTime() >= timeoutMs
 }

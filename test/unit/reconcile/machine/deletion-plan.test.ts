@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   type DeletionObservation,
   excludeDrainAnnotation,
+  nodeDeletionTimedOut,
   planDeletion,
   preDrainHookPrefix,
   preTerminateHookPrefix,
@@ -87,13 +88,9 @@ describe('planDeletion', () => {
       { step: 'remove-finalizer' },
     ],
     [
-      'a Node that cannot be deleted within nodeDeletionTimeout is left behind',
-      obs({
-        instanceGone: true,
-        timers: { nodeDeletionStartTime: minutesAgo(2) },
-        timeoutsMs: { nodeDeletion: 60_000 },
-      }),
-      { step: 'remove-finalizer', nodeLeft: 'n1' },
+      'spec lifecycle hooks hold the Machine like annotation hooks',
+      obs({ drained: true, specHooks: { preDrain: [], preTerminate: ['lb-deregister'] } }),
+      { step: 'wait-pre-terminate-hook', hooks: ['lb-deregister'] },
     ],
   ])('%s', (_name, observation, expected) => {
     expect(planDeletion(observation, now).next).toEqual(expected)
@@ -109,5 +106,15 @@ describe('planDeletion', () => {
     )
     expect(later.startTimers).toEqual({})
     expect(later.deadlineMs).toBe(now.getTime() + 30_000)
+  })
+})
+
+describe('nodeDeletionTimedOut', () => {
+  it.each([
+    ['within the timeout', 0.5, 60_000, false],
+    ['past the timeout', 2, 60_000, true],
+    ['0 means retry forever', 60 * 24, 0, false],
+  ])('%s', (_name, minutes, timeoutMs, expected) => {
+    expect(nodeDeletionTimedOut(minutesAgo(minutes), timeoutMs, now)).toBe(expected)
   })
 })

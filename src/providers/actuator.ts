@@ -1,0 +1,130 @@
+/**
+ * @module The (Context, Machine) actuator port every provider implements. There is no cluster
+ * anywhere: a provider sees one Machine, its resolved provider spec and a few injected services.
+ */
+import type { Clock } from '../clock'
+import type { Logger } from '../observability/logger'
+
+/** A JSON value, as stored in `status.providerStatus`. */
+export type JsonValue =
+  | string
+  | number
+  | boolean
+  | null
+  | JsonValue[]
+  | { [key: string]: JsonValue | undefined }
+
+/** A JSON object. */
+export type JsonObject = { [key: string]: JsonValue | undefined }
+
+/**
+ * The Machine as a provider sees it: a structural subset of the Machine resource, so the full API
+ * type (`src/api`) is assignable to it once name, namespace and uid are known to be set.
+ */
+export interface ActuatorMachine {
+  metadata: {
+    name: string
+    namespace: string
+    /** Stable for the Machine's lifetime; providers derive idempotency tokens and tags from it. */
+    uid: string
+    labels?: Record<string, string> | undefined
+    annotations?: Record<string, string> | undefined
+  }
+  spec: {
+    /** Set once, after the first successful create; may be missing after a crash. */
+    providerID?: string | undefined
+  }
+  status?:
+    | {
+        providerStatus?: unknown
+      }
+    | undefined
+}
+
+/** A Kubernetes `NodeAddress` type. */
+export type NodeAddressType =
+  | 'Hostname'
+  | 'InternalIP'
+  | 'ExternalIP'
+  | 'InternalDNS'
+  | 'ExternalDNS'
+
+/** A Kubernetes `NodeAddress`. */
+export interface NodeAddress {
+  type: NodeAddressType
+  address: string
+}
+
+/** What `create` and `update` report about the infrastructure behind a Machine. */
+export interface ProviderResult {
+  /** The Node's `spec.providerID` once it joins, e.g. `aws:///eu-west-1a/i-0abc`. */
+  providerID: string
+  addresses: NodeAddress[]
+  /** Provider-specific, secret-free observations for `status.providerStatus`. */
+  providerStatus: JsonObject
+  /**
+   * Set while the instance is still changing state (e.g. EC2 `pending`), so the caller polls
+   * again after this delay instead of waiting for the next sweep.
+   */
+  requeueAfterMs?: number
+}
+
+/** What `delete` reports: done, or still going away (poll again after `requeueAfterMs`). */
+export interface DeleteResult {
+  /** True once the instance is gone (terminated or never existed). */
+  done: boolean
+  requeueAfterMs?: number
+}
+
+/**
+ * Reads one key of a Secret in the Machine's namespace. The caller implements it against the
+ * Kubernetes API; providers never see a client. Resolves undefined when the Secret or key is absent.
+ */
+export interface SecretReader {
+  readSecret(name: string, key: string): Promise<Uint8Array | undefined>
+}
+
+/** Records a Kubernetes Event on the Machine. Messages must never contain secrets or user data. */
+export interface EventRecorder {
+  record(type: 'Normal' | 'Warning', reason: string, message: string): void
+}
+
+/** A reference to a Secret in the Machine's namespace (and optionally one key of it). */
+export interface SecretRef {
+  name: string
+  key?: string | undefined
+}
+
+/** Everything a provider call may use besides the Machine itself. */
+export interface ActuatorContext {
+  /**
+   * The resolved provider spec: the Machine's inline `providerSpec.value`, or the referenced
+   * MachineClass's `providerSpec`. Raw JSON: each provider parses it with its own schema.
+   */
+  providerSpec: unknown
+  /** The MachineClass's `credentialsSecretRef`, when the spec came from a class. */
+  credentialsSecretRef?: SecretRef | undefined
+  /** The MachineClass's `userDataSecretRef`, when the spec came from a class. */
+  userDataSecretRef?: SecretRef | undefined
+  secrets: SecretReader
+  logger: Logger
+  events: EventRecorder
+  /** Aborted when the invocation runs out of time; providers pass it to every remote call. */
+  signal: AbortSignal
+  clock: Clock
+}
+
+/**
+ * The provider port. Every method is idempotent and may run concurrently with itself for the same
+ * Machine; failures are thrown as `ProviderError`s (see `./errors`).
+ */
+export interface Actuator {
+  /** Whether live infrastructure backs the Machine (found by providerID, else by Machine UID). */
+  exists(ctx: ActuatorContext, machine: ActuatorMachine): Promise<boolean>
+  /** Creates the infrastructure, or adopts what an earlier (crashed) attempt created. */
+  create(ctx: ActuatorContext, machine: ActuatorMachine): Promise<ProviderResult>
+  /** Observes (and where supported reconciles) existing infrastructure. */
+  update(ctx: ActuatorContext, machine: ActuatorMachine): Promise<ProviderResult>
+  /** Starts or continues removal; done when nothing is left. Missing infrastructure is success. */
+  delete(ctx: ActuatorContext, machine: ActuatorMachine): Promise<DeleteResult>
+}

@@ -1,0 +1,191 @@
+/**
+ * @module The `aws` actuator: EC2 instances for Machines, crash-safe (ClientToken + UID tags),
+ * tolerant of EC2's eventual consistency, and idempotent on delete.
+ */
+import {
+  type EC2Client,
+  type Instance,
+  RunInstancesCommand,
+  TerminateInstancesCommand,
+} from '@aws-sdk/client-ec2'
+import type {
+  Actuator,
+  ActuatorContext,
+  ActuatorMachine,
+  DeleteResult,
+  ProviderResult,
+} from '../actuator'
+import { InvalidConfigurationError, NotFoundError, TransientError } from '../errors'
+import { parseProviderSpec } from '../spec'
+import type { ClientPool } from './client-pool'
+import { classifyAwsError, isInstanceNotFound } from './errors'
+import {
+  isLive,
+  pickInstance,
+  stateChangePollMs,
+  stateOf,
+  toProviderResult,
+  withinLaunchGrace,
+} from './instance'
+import { type Observed, observeMachine } from './lookup'
+import { resolveLaunch } from './resolve'
+import { toRunInstancesInput } from './run-instances-input'
+import { readCredentials, readUserDataBase64 } from './secrets'
+import { type AwsProviderSpec, awsProviderSpecSchema } from './spec'
+
+/** Settings of one `aws` actuator. */
+export interface AwsActuatorOptions {
+  clients: ClientPool
+  /** The ownership tag value (`machine-api.dev/owner`) of this deployment. */
+  ownerId: string
+  /** How long after launch a recorded-but-invisible instance is presumed eventually consistent. */
+  launchGraceMs: number
+}
+
+interface Session {
+  client: EC2Client
+  spec: AwsProviderSpec
+}
+
+/** Creates the actuator; it holds no state besides the injected client pool. */
+export function createAwsActuator(options: AwsActuatorOptions): Actuator {
+  async function session(ctx: ActuatorContext): Promise<Session> {
+    const spec = parseProviderSpec(awsProviderSpecSchema, ctx.providerSpec)
+    const credentials = await readCredentials(ctx, spec)
+    return { spec, client: options.clients.get(spec.region, credentials) }
+  }
+
+  /**
+   * The live instance backing the Machine, if any. A recorded instance EC2 cannot see yet is
+   * reported as a transient error (poll again) rather than as "gone", which would fail the Machine.
+   */
+  function backing(ctx: ActuatorContext, machine: ActuatorMachine, seen: Observed) {
+    const candidates = [...(seen.recorded ? [seen.recorded] : []), ...seen.tagged]
+    const instance = pickInstance(candidates)
+    if (instance) return instance
+    const invisible = seen.recordedId !== undefined && seen.recorded === undefined
+    const status = machine.status?.providerStatus
+    if (invisible && withinLaunchGrace(status, ctx.clock.now(), options.launchGraceMs)) {
+      throw new TransientError(
+        `instance ${seen.recordedId} is not visible in EC2 yet (eventual consistency after launch)`,
+        { reason: 'InstanceNotYetVisible', retryAfterMs: stateChangePollMs },
+      )
+    }
+    return undefined
+  }
+
+  async function launch(ctx: ActuatorContext, machine: ActuatorMachine, s: Session) {
+    const { name, namespace, uid } = machine.metadata
+    const resolved = await resolveLaunch(s.client, s.spec, { uid, signal: ctx.signal })
+    const input = toRunInstancesInput({
+      spec: s.spec,
+      machine: { name, namespace, uid },
+      resolved,
+      ownerId: options.ownerId,
+      userDataBase64: await readUserDataBase64(ctx, s.spec),
+    })
+    // Only ids and types: the request also carries user data, which must never reach a log.
+    ctx.logger.info(
+      { imageId: input.ImageId, instanceType: input.InstanceType, subnetId: resolved.subnetId },
+      'launching EC2 instance',
+    )
+    const out = await s.client
+      .send(new RunInstancesCommand(input), { abortSignal: ctx.signal })
+      .catch((error: unknown) => {
+        throw classifyAwsError(error, 'RunInstances')
+      })
+    const instance = out.Instances?.[0]
+    if (!instance?.InstanceId) {
+      throw new TransientError('EC2 RunInstances returned no instance', { reason: 'EC2Error' })
+    }
+    return instance
+  }
+
+  function adopted(ctx: ActuatorContext, instance: Instance): ProviderResult {
+    // Visible to operators: this is what recovering from a crash mid-create looks like.
+    ctx.logger.info({ instanceId: instance.InstanceId }, 'found existing instance for Machine')
+    ctx.events.record(
+      'Normal',
+      'InstanceAdopted',
+      `Found EC2 instance ${instance.InstanceId} already launched for this Machine`,
+    )
+    return toProviderResult(instance)
+  }
+
+  return {
+    async exists(ctx, machine) {
+      const s = await session(ctx)
+      const seen = await observeMachine(s.client, machine, { going: false, signal: ctx.signal })
+      return backing(ctx, machine, seen) !== undefined
+    },
+
+    async create(ctx, machine) {
+      const s = await session(ctx)
+      // The reconcile checked `exists`, but a concurrent or crashed attempt may have launched
+      // since: adopt its instance. EC2's ClientToken closes the remaining window.
+      const seen = await observeMachine(s.client, machine, { going: false, signal: ctx.signal })
+      const existing = backing(ctx, machine, seen)
+      if (existing) return adopted(ctx, existing)
+      if (seen.recordedId) {
+        // The Machine's instance existed and is gone: a Machine is never re-provisioned (its
+        // Node identity died with the instance); its MachineSet or health check replaces it.
+        throw new InvalidConfigurationError(
+          `instance ${seen.recordedId} of this Machine is ${seen.recorded ? stateOf(seen.recorded) : 'gone'}; ` +
+            'delete the Machine (its MachineSet replaces it)',
+          { reason: 'InstanceTerminated' },
+        )
+      }
+      const instance = await launch(ctx, machine, s)
+      if (!isLive(instance)) {
+        // The token returned the instance of an earlier launch that has since been terminated;
+        // EC2 will not launch another for this Machine, and a Machine is never re-provisioned.
+        throw new InvalidConfigurationError(
+          `instance ${instance.InstanceId} of this Machine is ${stateOf(instance)}; ` +
+            'delete the Machine (its MachineSet replaces it)',
+          { reason: 'InstanceTerminated' },
+        )
+      }
+      ctx.events.record('Normal', 'InstanceCreated', `Launched EC2 instance ${instance.InstanceId}`)
+      return toProviderResult(instance)
+    },
+
+    async update(ctx, machine) {
+      const s = await session(ctx)
+      const seen = await observeMachine(s.client, machine, { going: false, signal: ctx.signal })
+      const instance = backing(ctx, machine, seen)
+      if (!instance) {
+        const id = seen.recordedId ?? `tagged ${machine.metadata.uid}`
+        throw new NotFoundError(`EC2 instance ${id} no longer exists`, {
+          reason: 'InstanceNotFound',
+        })
+      }
+      return toProviderResult(instance)
+    },
+
+    async delete(ctx, machine) {
+      const s = await session(ctx)
+      const seen = await observeMachine(s.client, machine, { going: true, signal: ctx.signal })
+      const all = [...(seen.recorded ? [seen.recorded] : []), ...seen.tagged]
+      // Never declare "gone" while a just-launched instance may merely be invisible (throws).
+      if (all.length === 0) backing(ctx, machine, seen)
+      const toTerminate = [...new Set(all.filter(isLive).map((i) => i.InstanceId ?? ''))]
+      const going = all.some((i) => stateOf(i) === 'shutting-down')
+      if (toTerminate.length > 0) {
+        await s.client
+          .send(new TerminateInstancesCommand({ InstanceIds: toTerminate }), {
+            abortSignal: ctx.signal,
+          })
+          .catch((error: unknown) => {
+            if (isInstanceNotFound(error)) return
+            throw classifyAwsError(error, 'TerminateInstances')
+          })
+        ctx.events.record('Normal', 'InstanceTerminating', `Terminating ${toTerminate.join(', ')}`)
+      }
+      const result: DeleteResult =
+        toTerminate.length > 0 || going
+          ? { done: false, requeueAfterMs: stateChangePollMs }
+          : { done: true }
+      return result
+    },
+  }
+}

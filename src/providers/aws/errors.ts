@@ -1,0 +1,139 @@
+/**
+ * @module Classifies EC2 failures by AWS error name into provider error kinds. The one place that
+ * knows EC2 error codes: https://docs.aws.amazon.com/AWSEC2/latest/APIReference/errors-overview.html
+ */
+import {
+  CapacityError,
+  InvalidConfigurationError,
+  NotFoundError,
+  type ProviderError,
+  ThrottledError,
+  TransientError,
+} from '../errors'
+
+/** Invalid-configuration codes and the spec field each one points at. */
+const invalidConfiguration: Record<string, { reason: string; field?: string }> = {
+  'InvalidAMIID.NotFound': { reason: 'InvalidAMI', field: 'ami' },
+  'InvalidAMIID.Malformed': { reason: 'InvalidAMI', field: 'ami' },
+  'InvalidAMIID.Unavailable': { reason: 'InvalidAMI', field: 'ami' },
+  'InvalidSubnetID.NotFound': { reason: 'InvalidSubnet', field: 'subnet' },
+  'InvalidSubnetID.Malformed': { reason: 'InvalidSubnet', field: 'subnet' },
+  InvalidSubnet: { reason: 'InvalidSubnet', field: 'subnet' },
+  'InvalidGroup.NotFound': { reason: 'InvalidSecurityGroup', field: 'securityGroups' },
+  'InvalidGroupId.Malformed': { reason: 'InvalidSecurityGroup', field: 'securityGroups' },
+  'InvalidSecurityGroupID.NotFound': { reason: 'InvalidSecurityGroup', field: 'securityGroups' },
+  'InvalidKeyPair.NotFound': { reason: 'InvalidKeyName', field: 'keyName' },
+  'InvalidPlacementGroup.Unknown': { reason: 'InvalidPlacement', field: 'placement.groupName' },
+  'InvalidCapacityReservationId.NotFound': {
+    reason: 'InvalidCapacityReservation',
+    field: 'capacityReservation.id',
+  },
+  InvalidBlockDeviceMapping: { reason: 'InvalidBlockDevices', field: 'blockDevices' },
+  InvalidInstanceType: { reason: 'InvalidInstanceType', field: 'instanceType' },
+  'InvalidInstanceType.NotFound': { reason: 'InvalidInstanceType', field: 'instanceType' },
+  Unsupported: { reason: 'UnsupportedConfiguration' },
+  UnsupportedOperation: { reason: 'UnsupportedConfiguration' },
+  InvalidParameterValue: { reason: 'InvalidParameter' },
+  InvalidParameterCombination: { reason: 'InvalidParameter' },
+  InvalidParameterDependency: { reason: 'InvalidParameter' },
+  InvalidParameter: { reason: 'InvalidParameter' },
+  MissingParameter: { reason: 'InvalidParameter' },
+  InvalidUserDataEncoding: { reason: 'InvalidUserData', field: 'userDataSecret' },
+  UnauthorizedOperation: { reason: 'Unauthorized', field: 'credentialsSecret' },
+  AuthFailure: { reason: 'Unauthorized', field: 'credentialsSecret' },
+  InvalidClientTokenId: { reason: 'Unauthorized', field: 'credentialsSecret' },
+  SignatureDoesNotMatch: { reason: 'Unauthorized', field: 'credentialsSecret' },
+  OptInRequired: { reason: 'Unauthorized', field: 'region' },
+  PendingVerification: { reason: 'Unauthorized' },
+  Blocked: { reason: 'Unauthorized' },
+}
+
+/** Capacity and quota codes: no point retrying soon; the suggested delay is per code. */
+const capacity: Record<string, number> = {
+  InsufficientInstanceCapacity: 120_000,
+  InsufficientHostCapacity: 120_000,
+  InsufficientReservedInstanceCapacity: 120_000,
+  InsufficientCapacityOnHost: 120_000,
+  InsufficientFreeAddressesInSubnet: 300_000,
+  SpotMaxPriceTooLow: 300_000,
+  MaxSpotInstanceCountExceeded: 300_000,
+  // Quotas: only a support case or a scale-down fixes these, so retry slowly rather than fail.
+  InstanceLimitExceeded: 600_000,
+  VcpuLimitExceeded: 600_000,
+  VolumeLimitExceeded: 600_000,
+}
+
+const throttling = new Set([
+  'RequestLimitExceeded',
+  'Throttling',
+  'ThrottlingException',
+  'TooManyRequestsException',
+])
+
+const notFound = new Set(['InvalidInstanceID.NotFound', 'InvalidInstanceID.Malformed'])
+
+/** The AWS error name of a thrown SDK error (`error.name`, e.g. `InvalidAMIID.NotFound`). */
+export function awsErrorName(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined
+  const named = error as { name?: unknown; Code?: unknown }
+  if (typeof named.Code === 'string') return named.Code
+  return typeof named.name === 'string' ? named.name : undefined
+}
+
+/** Points InvalidParameterValue-style messages at the spec field they name, where one is named. */
+function fieldFromMessage(message: string): string | undefined {
+  const lower = message.toLowerCase()
+  if (lower.includes('instancetype') || lower.includes('instance type')) return 'instanceType'
+  if (lower.includes('iaminstanceprofile')) return 'iamInstanceProfile'
+  if (lower.includes('kms')) return 'rootVolume.kmsKeyId'
+  if (lower.includes('userdata') || lower.includes('user data')) return 'userDataSecret'
+  return undefined
+}
+
+/**
+ * What an error keeps of the SDK exception: never the exception itself, whose `$response`
+ * holds sockets and signed request headers that must not reach logs or serialized errors.
+ */
+function summary(error: unknown, name: string): Record<string, unknown> {
+  const meta = (error as { $metadata?: { requestId?: string; httpStatusCode?: number } })?.$metadata
+  return { code: name, requestId: meta?.requestId, httpStatusCode: meta?.httpStatusCode }
+}
+
+/**
+ * Maps any error from an EC2 call to a ProviderError. Unknown errors (network, 5xx, SDK bugs)
+ * become TransientError, so they are retried with backoff rather than failing a Machine for good.
+ * `field` overrides the spec field for calls that concern one field (e.g. `ami.id`).
+ */
+export function classifyAwsError(error: unknown, operation: string, field?: string): ProviderError {
+  const name = awsErrorName(error) ?? 'Unknown'
+  const detail = error instanceof Error ? error.message : String(error)
+  const message = `EC2 ${operation}: ${name}: ${detail}`
+  const cause = summary(error, name)
+  const config = invalidConfiguration[name]
+  if (config) {
+    const at = field ?? config.field ?? fieldFromMessage(detail)
+    const reason =
+      config.reason === 'InvalidParameter' && at === 'instanceType'
+        ? 'InvalidInstanceType'
+        : config.reason
+    return new InvalidConfigurationError(at ? `${message} (check ${at})` : message, {
+      reason,
+      cause,
+      ...(at ? { field: at } : {}),
+    })
+  }
+  const capacityDelay = capacity[name]
+  if (capacityDelay !== undefined) {
+    return new CapacityError(message, { reason: name, retryAfterMs: capacityDelay, cause })
+  }
+  if (throttling.has(name)) return new ThrottledError(message, { reason: 'Throttled', cause })
+  if (notFound.has(name)) return new NotFoundError(message, { reason: 'InstanceNotFound', cause })
+  // IdempotentParameterMismatch: an earlier attempt for this Machine launched with other
+  // parameters (the spec changed mid-create); the next `exists` finds that instance by tag.
+  return new TransientError(message, { reason: name === 'Unknown' ? 'EC2Error' : name, cause })
+}
+
+/** Whether `error` is EC2's "no such instance" (often eventual consistency right after launch). */
+export function isInstanceNotFound(error: unknown): boolean {
+  return awsErrorName(error) === 'InvalidInstanceID.NotFound'
+}

@@ -1,0 +1,107 @@
+/**
+ * @module Finds the instances behind a Machine: by the instance id it recorded, then by its UID
+ * tag, which is what makes a crash between RunInstances and the status write harmless.
+ */
+import {
+  DescribeInstancesCommand,
+  type DescribeInstancesCommandInput,
+  type EC2Client,
+  type Instance,
+} from '@aws-sdk/client-ec2'
+import type { ActuatorMachine } from '../actuator'
+import { NotFoundError } from '../errors'
+import { classifyAwsError } from './errors'
+import { goingStates, liveStates } from './instance'
+import { parseAwsProviderID } from './provider-id'
+import { tagKeys } from './tags'
+
+async function describe(
+  client: EC2Client,
+  input: DescribeInstancesCommandInput,
+  signal: AbortSignal,
+): Promise<Instance[]> {
+  const instances: Instance[] = []
+  let token: string | undefined
+  do {
+    const out = await client
+      .send(new DescribeInstancesCommand({ ...input, NextToken: token }), { abortSignal: signal })
+      .catch((error: unknown) => {
+        throw classifyAwsError(error, 'DescribeInstances')
+      })
+    for (const reservation of out.Reservations ?? [])
+      instances.push(...(reservation.Instances ?? []))
+    token = out.NextToken
+  } while (token)
+  return instances
+}
+
+/** The instance id a Machine recorded (providerID, else providerStatus.instanceId). */
+export function recordedInstanceId(machine: ActuatorMachine): string | undefined {
+  const fromSpec = parseAwsProviderID(machine.spec.providerID)
+  if (fromSpec) return fromSpec
+  const status = machine.status?.providerStatus as { instanceId?: unknown } | undefined
+  return typeof status?.instanceId === 'string' ? status.instanceId : undefined
+}
+
+/** The instance with `id` in any state, or undefined when EC2 does not know it (yet). */
+export async function describeById(
+  client: EC2Client,
+  id: string,
+  signal: AbortSignal,
+): Promise<Instance | undefined> {
+  try {
+    return (await describe(client, { InstanceIds: [id] }, signal))[0]
+  } catch (error) {
+    // Unknown ids (and, right after launch, ids EC2 does not show yet) are InvalidInstanceID.NotFound.
+    if (error instanceof NotFoundError) return undefined
+    throw error
+  }
+}
+
+/** Instances tagged with the Machine's UID that are live or (with `going`) shutting down. */
+export async function describeByUid(
+  client: EC2Client,
+  uid: string,
+  options: { going: boolean; signal: AbortSignal },
+): Promise<Instance[]> {
+  const states: string[] = [...liveStates, ...(options.going ? goingStates : [])]
+  return await describe(
+    client,
+    {
+      Filters: [
+        { Name: `tag:${tagKeys.machineUid}`, Values: [uid] },
+        { Name: 'instance-state-name', Values: states },
+      ],
+    },
+    options.signal,
+  )
+}
+
+/** What the lookups saw for one Machine. */
+export interface Observed {
+  /** The recorded instance id, if any. */
+  recordedId: string | undefined
+  /** The recorded instance as EC2 describes it (any state); undefined when EC2 does not know it. */
+  recorded: Instance | undefined
+  /** Instances found by UID tag (live, plus shutting-down when asked). */
+  tagged: Instance[]
+}
+
+/**
+ * Looks up the Machine's instances: 1 call when the recorded instance is live, 2 otherwise.
+ * The UID lookup runs even when the id lookup succeeds but the instance is gone, so duplicates
+ * from older, crashed attempts are still seen.
+ */
+export async function observeMachine(
+  client: EC2Client,
+  machine: ActuatorMachine,
+  options: { going: boolean; signal: AbortSignal },
+): Promise<Observed> {
+  const recordedId = recordedInstanceId(machine)
+  const recorded = recordedId ? await describeById(client, recordedId, options.signal) : undefined
+  const recordedLive =
+    recorded && (liveStates as readonly string[]).includes(recorded.State?.Name ?? '')
+  if (recordedLive && !options.going) return { recordedId, recorded, tagged: [] }
+  const tagged = await describeByUid(client, machine.metadata.uid, options)
+  return { recordedId, recorded, tagged }
+}

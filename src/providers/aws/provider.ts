@@ -1,0 +1,71 @@
+/** @module The `aws` provider: its spec schema, its actuator and the EC2 clients it owns. */
+import type { ActuatorContext } from '../actuator'
+import type { Provider } from '../registry'
+import { parseProviderSpec } from '../spec'
+import { createAwsActuator } from './actuator'
+import { type ClientPoolOptions, createClientPool } from './client-pool'
+import { type Orphan, sweepOrphans } from './orphans'
+import { readCredentials } from './secrets'
+import { awsProviderSpecSchema } from './spec'
+import { defaultOwnerId } from './tags'
+
+/** Options of `createAwsProvider`; all optional, for production the defaults fit. */
+export interface AwsProviderOptions extends ClientPoolOptions {
+  /**
+   * Value of the `machine-api.dev/owner` tag on every instance. Give each machine-api deployment
+   * sharing an AWS account its own, so orphan sweeps never touch another's instances.
+   */
+  ownerId?: string | undefined
+  /** How long after launch an invisible recorded instance counts as eventual consistency (2 min). */
+  launchGraceMs?: number | undefined
+}
+
+/** One orphan sweep over the account and region a MachineClass points at. */
+export interface OrphanSweepRequest
+  extends Pick<ActuatorContext, 'providerSpec' | 'secrets' | 'credentialsSecretRef' | 'signal'> {
+  /** Every Machine UID in the cluster (all namespaces); must throw rather than return a partial set. */
+  machineUids: () => Promise<ReadonlySet<string>>
+  now: () => Date
+  /** Terminate orphans older than `graceMs`; default false (report only). */
+  terminate?: boolean
+  /** Default 15 minutes. */
+  graceMs?: number
+}
+
+/** The `aws` provider plus its orphan sweep. */
+export interface AwsProvider extends Provider {
+  /** Reports (and when enabled terminates) owned instances whose Machine is gone. */
+  sweepOrphans(request: OrphanSweepRequest): Promise<Orphan[]>
+}
+
+/**
+ * The `aws` provider. Call `close()` (or the registry's) to release its clients.
+ * @example createProviderRegistry([createAwsProvider({ ownerId: 'prod-eu' })])
+ */
+export function createAwsProvider(options: AwsProviderOptions = {}): AwsProvider {
+  const clients = createClientPool(options)
+  const ownerId = options.ownerId ?? defaultOwnerId
+  return {
+    name: 'aws',
+    specSchema: awsProviderSpecSchema,
+    actuator: createAwsActuator({
+      clients,
+      ownerId,
+      launchGraceMs: options.launchGraceMs ?? 120_000,
+    }),
+    async sweepOrphans(request) {
+      const spec = parseProviderSpec(awsProviderSpecSchema, request.providerSpec)
+      const client = clients.get(spec.region, await readCredentials(request, spec))
+      return await sweepOrphans({
+        client,
+        ownerId,
+        machineUids: request.machineUids,
+        now: request.now,
+        signal: request.signal,
+        terminate: request.terminate ?? false,
+        graceMs: request.graceMs ?? 15 * 60_000,
+      })
+    },
+    close: () => clients.close(),
+  }
+}

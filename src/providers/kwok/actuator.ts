@@ -1,0 +1,93 @@
+/**
+ * @module The `kwok` actuator: a Machine's "instance" is a Node object that kwok keeps Ready.
+ * Nothing runs anywhere; providerStatus says `simulated: true` so nobody mistakes it for a VM.
+ */
+import type { Actuator, ActuatorContext, ActuatorMachine, ProviderResult } from '../actuator'
+import { InvalidConfigurationError, NotFoundError, TransientError } from '../errors'
+import { parseProviderSpec } from '../spec'
+import { kwokKeys, kwokNodeName, simulatedNode } from './node'
+import type { NodeWriter, ObservedNode } from './node-writer'
+import { kwokProviderSpecSchema } from './spec'
+
+/** Poll again this soon while a Node is being deleted. */
+const deletionPollMs = 2_000
+
+function result(node: ObservedNode, providerID: string): ProviderResult {
+  const addresses = [...node.addresses]
+  if (!addresses.some((a) => a.type === 'Hostname')) {
+    addresses.push({ type: 'Hostname', address: node.name })
+  }
+  return {
+    providerID: node.providerID ?? providerID,
+    addresses,
+    providerStatus: { simulated: true, nodeName: node.name },
+  }
+}
+
+/** Creates the actuator over `nodes` (implemented by the caller with its Kubernetes client). */
+export function createKwokActuator(nodes: NodeWriter): Actuator {
+  /** The Machine's Node if it exists, belongs to this Machine (UID) and is not going away. */
+  async function own(machine: ActuatorMachine): Promise<ObservedNode | undefined> {
+    const node = await nodes.getNode(kwokNodeName(machine))
+    if (!node || node.labels[kwokKeys.machineUid] !== machine.metadata.uid) return undefined
+    return node.deleting ? undefined : node
+  }
+
+  function validName(machine: ActuatorMachine): void {
+    if (kwokNodeName(machine).length > 253) {
+      throw new InvalidConfigurationError(
+        'namespace and name of a kwok Machine must together stay under 253 characters',
+        { reason: 'NameTooLong', field: 'metadata.name' },
+      )
+    }
+  }
+
+  return {
+    async exists(_ctx, machine) {
+      return (await own(machine)) !== undefined
+    },
+
+    async create(ctx: ActuatorContext, machine) {
+      const spec = parseProviderSpec(kwokProviderSpecSchema, ctx.providerSpec)
+      validName(machine)
+      const desired = simulatedNode(machine, spec)
+      const created = await nodes.createNode(desired)
+      const node = await nodes.getNode(desired.name)
+      if (!node || node.deleting || node.labels[kwokKeys.machineUid] !== machine.metadata.uid) {
+        // A previous Machine of the same name still has its Node (e.g. being deleted).
+        throw new TransientError(`Node ${desired.name} belongs to another Machine or is going`, {
+          reason: 'NodeNameInUse',
+          retryAfterMs: deletionPollMs,
+        })
+      }
+      if (created) {
+        ctx.events.record('Normal', 'SimulatedNodeCreated', `Created kwok Node ${desired.name}`)
+      }
+      return result(node, desired.providerID)
+    },
+
+    async update(_ctx, machine) {
+      const node = await own(machine)
+      if (!node) {
+        throw new NotFoundError(`kwok Node ${kwokNodeName(machine)} no longer exists`, {
+          reason: 'InstanceNotFound',
+        })
+      }
+      return result(node, node.providerID ?? '')
+    },
+
+    async delete(ctx, machine) {
+      const name = kwokNodeName(machine)
+      const node = await nodes.getNode(name)
+      // A same-named Node of another Machine is not ours to delete.
+      if (!node || node.labels[kwokKeys.machineUid] !== machine.metadata.uid) return { done: true }
+      if (!node.deleting) {
+        await nodes.deleteNode(name)
+        ctx.events.record('Normal', 'SimulatedNodeDeleted', `Deleted kwok Node ${name}`)
+      }
+      return (await nodes.getNode(name))?.labels[kwokKeys.machineUid] === machine.metadata.uid
+        ? { done: false, requeueAfterMs: deletionPollMs }
+        : { done: true }
+    },
+  }
+}

@@ -1,0 +1,12 @@
+/** @module The `kwok` provider (simulated machines). */
+export { createKwokActuator } from './actuator'
+export {
+  kwokKeys,
+  kwokNodeAnnotation,
+  kwokNodeName,
+  kwokProviderID,
+  simulatedNode,
+} from './node'
+export type { NodeWriter, ObservedNode, SimulatedNode } from './node-writer'
+export { createKwokProvider } from './provider'
+export { type KwokProviderSpec, kwokProviderSpecSchema } from './spec'

@@ -1,0 +1,53 @@
+/**
+ * @module Pure naming and shaping of the simulated Nodes behind `kwok` Machines: deterministic
+ * names (so a retried create finds the same Node) and the labels that tie a Node to its Machine.
+ */
+import type { ActuatorMachine } from '../actuator'
+import type { SimulatedNode } from './node-writer'
+import type { KwokProviderSpec } from './spec'
+
+/** The annotation kwok's `--manage-nodes-with-annotation-selector` matches. */
+export const kwokNodeAnnotation = 'kwok.x-k8s.io/node'
+/** Labels and annotations machine-api puts on simulated Nodes. */
+export const kwokKeys = {
+  machineUid: 'machine-api.dev/machine-uid',
+  machineNamespace: 'machine-api.dev/machine-namespace',
+  machineName: 'machine-api.dev/machine-name',
+  simulated: 'machine-api.dev/simulated',
+} as const
+
+/** `kwok://<namespace>/<name>`: unique per Machine, readable, and honest about being simulated. */
+export function kwokProviderID(machine: ActuatorMachine): string {
+  return `kwok://${machine.metadata.namespace}/${machine.metadata.name}`
+}
+
+/**
+ * The Node name of a Machine: `<namespace>.<name>`. Namespaces cannot contain dots, so two
+ * Machines never share a name; at most 253 characters like every Node name.
+ */
+export function kwokNodeName(machine: ActuatorMachine): string {
+  return `${machine.metadata.namespace}.${machine.metadata.name}`
+}
+
+/** The Node the `kwok` provider creates for a Machine. */
+export function simulatedNode(machine: ActuatorMachine, spec: KwokProviderSpec): SimulatedNode {
+  const name = kwokNodeName(machine)
+  return {
+    name,
+    providerID: kwokProviderID(machine),
+    labels: {
+      ...spec.nodeLabels,
+      ...(spec.zone ? { 'topology.kubernetes.io/zone': spec.zone } : {}),
+      'kubernetes.io/hostname': name,
+      type: 'kwok',
+      [kwokKeys.machineUid]: machine.metadata.uid,
+      [kwokKeys.machineNamespace]: machine.metadata.namespace,
+    },
+    annotations: {
+      [kwokNodeAnnotation]: 'fake',
+      [kwokKeys.simulated]: 'true',
+      [kwokKeys.machineName]: machine.metadata.name,
+    },
+    allocatable: { ...spec.allocatable },
+  }
+}

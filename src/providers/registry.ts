@@ -1,0 +1,54 @@
+/**
+ * @module The provider registry: providers by name, built by the caller (no module-level
+ * singleton), so tests and functions each decide which providers exist.
+ */
+import type { z } from 'zod'
+import type { Actuator } from './actuator'
+import { InvalidConfigurationError } from './errors'
+
+/** A named provider: its actuator and the zod schema of its provider spec (used by admission). */
+export interface Provider {
+  /** The name MachineClasses use in `provider`, e.g. `aws`. */
+  readonly name: string
+  readonly specSchema: z.ZodType
+  readonly actuator: Actuator
+  /** Releases clients and timers; the registry's `close` calls it. */
+  close?(): Promise<void> | void
+}
+
+/** Providers by name. */
+export interface ProviderRegistry {
+  get(name: string): Provider | undefined
+  /** The provider, or an InvalidConfigurationError (reason `UnknownProvider`) naming the known ones. */
+  require(name: string): Provider
+  names(): string[]
+  close(): Promise<void>
+}
+
+/**
+ * Builds a registry from `providers`; throws on a duplicate name.
+ * @example createProviderRegistry([createKwokProvider({ nodes }), createAwsProvider()])
+ */
+export function createProviderRegistry(providers: readonly Provider[]): ProviderRegistry {
+  const byName = new Map<string, Provider>()
+  for (const provider of providers) {
+    if (byName.has(provider.name)) throw new Error(`duplicate provider ${provider.name}`)
+    byName.set(provider.name, provider)
+  }
+  return {
+    get: (name) => byName.get(name),
+    require(name) {
+      const provider = byName.get(name)
+      if (provider) return provider
+      const known = [...byName.keys()].join(', ') || 'none'
+      throw new InvalidConfigurationError(
+        `unknown provider "${name}" (this deployment has: ${known})`,
+        { reason: 'UnknownProvider', field: 'provider' },
+      )
+    },
+    names: () => [...byName.keys()],
+    async close() {
+      for (const provider of byName.values()) await provider.close?.()
+    },
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * @module A real moto EC2 server for one test file, an `aws` provider pointed at it that counts
+ * its EC2 calls, and a separate EC2 client for looking at what the provider did.
+ */
+import {
+  DescribeImagesCommand,
+  DescribeInstancesCommand,
+  EC2Client,
+  type Instance,
+} from '@aws-sdk/client-ec2'
+import { afterAll, beforeAll } from 'vitest'
+import { type AwsProvider, createAwsProvider } from '../../../src/providers/aws/provider'
+import { tagKeys } from '../../../src/providers/aws/tags'
+import { type MotoServer, startMotoServer } from '../../harness/moto/moto-server'
+import { type TestContextOptions, testContext } from './context'
+
+export const region = 'eu-west-1'
+/** moto accepts any keys; these travel through a Secret like real ones would. */
+export const credentialsSecret = {
+  aws: { aws_access_key_id: 'AKIAMOTOTEST0000', aws_secret_access_key: 'moto-secret-key' },
+}
+
+/** What `useMoto` makes available once beforeAll has run. */
+export interface AwsFixture {
+  moto: MotoServer
+  provider: AwsProvider
+  /** For assertions only; the provider has its own clients. */
+  ec2: EC2Client
+  /** EC2 commands the provider sent, in order; tests may clear it. */
+  calls: string[]
+  /** A moto-provided AMI id. */
+  amiId: string
+  /** A minimal valid spec. */
+  baseSpec: Record<string, unknown>
+  /** A context with the base spec (or `spec`) and the credentials Secret. */
+  context(options?: Partial<TestContextOptions>): ReturnType<typeof testContext>
+  /** Instances carrying the Machine UID tag, in the given states (default: live ones). */
+  tagged(uid: string, states?: string[]): Promise<Instance[]>
+}
+
+/** Starts moto in beforeAll and stops it in afterAll; returns a getter for the fixture. */
+export function useMoto(): () => AwsFixture {
+  let fixture: AwsFixture | undefined
+  beforeAll(async () => {
+    const moto = await startMotoServer()
+    const calls: string[] = []
+    const provider = createAwsProvider({
+      endpoint: moto.endpoint,
+      defaultRegion: region,
+      ownerId: 'conformance',
+      callsPerSecond: 100,
+      onCall: (command) => calls.push(command),
+    })
+    const ec2 = new EC2Client({
+      region,
+      endpoint: moto.endpoint,
+      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    })
+    const images = await ec2.send(new DescribeImagesCommand({ Owners: ['amazon'] }))
+    const amiId = images.Images?.find((i) => i.RootDeviceName)?.ImageId ?? ''
+    const baseSpec = {
+      region,
+      credentialsSecret: { name: 'aws' },
+      ami: { id: amiId },
+      instanceType: 't3.micro',
+      subnet: { filters: [{ name: 'default-for-az', values: ['true'] }] },
+    }
+    fixture = {
+      moto,
+      provider,
+      ec2,
+      calls,
+      amiId,
+      baseSpec,
+      context: (options = {}) =>
+        testContext({ providerSpec: baseSpec, secrets: credentialsSecret, ...options }),
+      async tagged(uid, states = ['pending', 'running', 'stopping', 'stopped']) {
+        const out = await ec2.send(
+          new DescribeInstancesCommand({
+            Filters: [
+              { Name: `tag:${tagKeys.machineUid}`, Values: [uid] },
+              { Name: 'instance-state-name', Values: states },
+            ],
+          }),
+        )
+        return (out.Reservations ?? []).flatMap((r) => r.Instances ?? [])
+      },
+    }
+  })
+  afterAll(async () => {
+    await fixture?.provider.close?.()
+    fixture?.ec2.destroy()
+    await fixture?.moto.stop()
+  })
+  return () => {
+    if (!fixture) throw new Error('moto fixture used before beforeAll')
+    return fixture
+  }
+}

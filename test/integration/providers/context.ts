@@ -1,0 +1,79 @@
+/**
+ * @module Test doubles for the services an ActuatorContext carries: an in-memory Secret store, a
+ * logger and event recorder that keep everything they are given, so tests can search the output
+ * for secrets. (These are the caller's side of the port, not fakes of any provider.)
+ */
+
+import type { Logger } from '../../../src/observability/logger'
+import type { ActuatorContext, SecretRef } from '../../../src/providers/actuator'
+import type { ProviderError } from '../../../src/providers/errors'
+
+/** Everything a context recorded. */
+export interface Recorded {
+  logs: string[]
+  events: { type: string; reason: string; message: string }[]
+  /** Secret reads as `name/key`. */
+  secretReads: string[]
+}
+
+function captureLogger(logs: string[], bindings: Record<string, unknown> = {}): Logger {
+  const write = (level: string) => (obj: object, msg?: string) => {
+    logs.push(JSON.stringify({ level, ...bindings, ...obj, msg }))
+  }
+  return {
+    debug: write('debug'),
+    info: write('info'),
+    warn: write('warn'),
+    error: write('error'),
+    child: (more) => captureLogger(logs, { ...bindings, ...more }),
+  }
+}
+
+/** Options of `testContext`. */
+export interface TestContextOptions {
+  providerSpec: unknown
+  /** Secrets of the Machine's namespace: name -> key -> value. */
+  secrets?: Record<string, Record<string, string>>
+  credentialsSecretRef?: SecretRef
+  userDataSecretRef?: SecretRef
+  now?: () => Date
+}
+
+/** An ActuatorContext over in-memory secrets, plus what it recorded. */
+export function testContext(options: TestContextOptions): {
+  ctx: ActuatorContext
+  recorded: Recorded
+} {
+  const recorded: Recorded = { logs: [], events: [], secretReads: [] }
+  const ctx: ActuatorContext = {
+    providerSpec: options.providerSpec,
+    credentialsSecretRef: options.credentialsSecretRef,
+    userDataSecretRef: options.userDataSecretRef,
+    secrets: {
+      async readSecret(name, key) {
+        recorded.secretReads.push(`${name}/${key}`)
+        const value = options.secrets?.[name]?.[key]
+        return value === undefined ? undefined : new TextEncoder().encode(value)
+      },
+    },
+    logger: captureLogger(recorded.logs),
+    events: {
+      record(type, reason, message) {
+        recorded.events.push({ type, reason, message })
+      },
+    },
+    signal: AbortSignal.timeout(60_000),
+    clock: { now: options.now ?? (() => new Date()) },
+  }
+  return { ctx, recorded }
+}
+
+/** The error `promise` rejects with; fails the test when it resolves. */
+export async function rejection(promise: Promise<unknown>): Promise<ProviderError> {
+  return (await promise.then(
+    () => {
+      throw new Error('expected a rejection')
+    },
+    (error: unknown) => error,
+  )) as ProviderError
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest'
+import { classifyAwsError } from '../../../../src/providers/aws/errors'
+import { CapacityError, InvalidConfigurationError } from '../../../../src/providers/errors'
+
+/** An error shaped like the SDK's ServiceException (its `name` is the AWS error code). */
+function awsError(name: string, message = 'details'): Error {
+  const error = new Error(message)
+  error.name = name
+  return error
+}
+
+describe('classifyAwsError', () => {
+  it.each([
+    ['InvalidAMIID.NotFound', 'InvalidConfiguration', 'InvalidAMI', 'ami'],
+    ['InvalidAMIID.Malformed', 'InvalidConfiguration', 'InvalidAMI', 'ami'],
+    ['InvalidSubnetID.NotFound', 'InvalidConfiguration', 'InvalidSubnet', 'subnet'],
+    ['InvalidGroup.NotFound', 'InvalidConfiguration', 'InvalidSecurityGroup', 'securityGroups'],
+    ['InvalidKeyPair.NotFound', 'InvalidConfiguration', 'InvalidKeyName', 'keyName'],
+    ['UnauthorizedOperation', 'InvalidConfiguration', 'Unauthorized', 'credentialsSecret'],
+    ['AuthFailure', 'InvalidConfiguration', 'Unauthorized', 'credentialsSecret'],
+    [
+      'InvalidPlacementGroup.Unknown',
+      'InvalidConfiguration',
+      'InvalidPlacement',
+      'placement.groupName',
+    ],
+    ['InsufficientInstanceCapacity', 'Capacity', 'InsufficientInstanceCapacity', undefined],
+    ['InstanceLimitExceeded', 'Capacity', 'InstanceLimitExceeded', undefined],
+    ['SpotMaxPriceTooLow', 'Capacity', 'SpotMaxPriceTooLow', undefined],
+    ['RequestLimitExceeded', 'Throttled', 'Throttled', undefined],
+    ['Throttling', 'Throttled', 'Throttled', undefined],
+    ['InvalidInstanceID.NotFound', 'NotFound', 'InstanceNotFound', undefined],
+    ['InternalError', 'Transient', 'InternalError', undefined],
+    ['IdempotentParameterMismatch', 'Transient', 'IdempotentParameterMismatch', undefined],
+    ['ECONNREFUSED', 'Transient', 'ECONNREFUSED', undefined],
+  ])('classifies %s as %s (%s)', (name, kind, reason, field) => {
+    const error = classifyAwsError(awsError(name), 'RunInstances')
+    expect(error.kind).toBe(kind)
+    expect(error.reason).toBe(reason)
+    if (field !== undefined) expect((error as InvalidConfigurationError).field).toBe(field)
+    expect(error.message).toContain(name)
+    expect(error.message).toContain('RunInstances')
+  })
+
+  it.each([
+    ["Invalid value 'm9.huge' for InstanceType.", 'instanceType', 'InvalidInstanceType'],
+    [
+      'Value (nodes) for parameter iamInstanceProfile.name is invalid.',
+      'iamInstanceProfile',
+      'InvalidParameter',
+    ],
+    ['something else', undefined, 'InvalidParameter'],
+  ])('points InvalidParameterValue "%s" at %s', (message, field, reason) => {
+    const error = classifyAwsError(awsError('InvalidParameterValue', message), 'RunInstances')
+    expect(error).toBeInstanceOf(InvalidConfigurationError)
+    expect((error as InvalidConfigurationError).field).toBe(field)
+    expect(error.reason).toBe(reason)
+  })
+
+  it('gives capacity and quota errors long, code-specific delays', () => {
+    const capacity = classifyAwsError(awsError('InsufficientInstanceCapacity'), 'RunInstances')
+    const quota = classifyAwsError(awsError('InstanceLimitExceeded'), 'RunInstances')
+    expect(capacity).toBeInstanceOf(CapacityError)
+    expect(quota).toBeInstanceOf(CapacityError)
+    expect((quota as CapacityError).retryAfterMs).toBeGreaterThan(
+      (capacity as CapacityError).retryAfterMs,
+    )
+  })
+
+  it('treats a thrown non-error as transient', () => {
+    expect(classifyAwsError('socket hang up', 'DescribeInstances').kind).toBe('Transient')
+  })
+})

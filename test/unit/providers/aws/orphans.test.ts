@@ -1,0 +1,58 @@
+import type { Instance } from '@aws-sdk/client-ec2'
+import { describe, expect, it } from 'vitest'
+import { findOrphans } from '../../../../src/providers/aws/orphans'
+
+const now = new Date('2026-06-01T12:00:00Z')
+const hourAgo = new Date('2026-06-01T11:00:00Z')
+const minuteAgo = new Date('2026-06-01T11:59:00Z')
+
+function instance(id: string, uid: string | undefined, launched: Date): Instance {
+  return {
+    InstanceId: id,
+    LaunchTime: launched,
+    Tags: [
+      ...(uid ? [{ Key: 'machine-api.dev/machine-uid', Value: uid }] : []),
+      { Key: 'machine-api.dev/machine-name', Value: `m-${id}` },
+      { Key: 'machine-api.dev/machine-namespace', Value: 'ns' },
+      { Key: 'machine-api.dev/owner', Value: 'o' },
+    ],
+  }
+}
+
+const policy = { now, graceMs: 15 * 60_000, terminate: true }
+
+describe('findOrphans', () => {
+  it.each([
+    ['an instance whose Machine exists', instance('i-1', 'live', hourAgo), []],
+    ['an old instance whose Machine is gone', instance('i-2', 'gone', hourAgo), ['i-2']],
+    ['a young instance whose Machine is not listed (yet)', instance('i-3', 'gone', minuteAgo), []],
+  ])('judges %s', (_, inst, expected) => {
+    const orphans = findOrphans([inst], new Set(['live']), policy)
+    expect(orphans.map((o) => o.instanceId)).toEqual(expected)
+  })
+
+  it('names the Machine an orphan belonged to', () => {
+    const [orphan] = findOrphans([instance('i-2', 'gone', hourAgo)], new Set(), policy)
+    expect(orphan).toEqual({
+      instanceId: 'i-2',
+      machineUid: 'gone',
+      machineName: 'm-i-2',
+      machineNamespace: 'ns',
+      launchTime: hourAgo.toISOString(),
+      terminate: true,
+    })
+  })
+
+  it('only reports when termination is off (the default)', () => {
+    const orphans = findOrphans([instance('i-2', 'gone', hourAgo)], new Set(), {
+      ...policy,
+      terminate: false,
+    })
+    expect(orphans.map((o) => o.terminate)).toEqual([false])
+  })
+
+  it('never terminates an owner-tagged instance without a Machine UID (tagged by hand)', () => {
+    const [orphan] = findOrphans([instance('i-4', undefined, hourAgo)], new Set(), policy)
+    expect(orphan?.terminate).toBe(false)
+  })
+})

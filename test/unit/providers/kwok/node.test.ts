@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest'
+import type { ActuatorMachine } from '../../../../src/providers/actuator'
+import { kwokNodeName, kwokProviderID, simulatedNode } from '../../../../src/providers/kwok/node'
+import { kwokProviderSpecSchema } from '../../../../src/providers/kwok/spec'
+import { providerSpecIssues } from '../../../../src/providers/spec'
+
+const machine: ActuatorMachine = {
+  metadata: { name: 'worker-1', namespace: 'team-a', uid: '11111111-2222-3333-4444-555555555555' },
+  spec: {},
+}
+
+describe('kwok nodes', () => {
+  it('names the providerID kwok://<namespace>/<name>', () => {
+    expect(kwokProviderID(machine)).toBe('kwok://team-a/worker-1')
+  })
+
+  it.each([
+    ['team-a', 'worker-1', 'team-a.worker-1'],
+    ['a', 'b.c', 'a.b.c'],
+  ])('names the Node of %s/%s %s', (namespace, name, node) => {
+    expect(kwokNodeName({ ...machine, metadata: { ...machine.metadata, namespace, name } })).toBe(
+      node,
+    )
+  })
+
+  it('builds a Node kwok manages, tied to its Machine by UID, with the spec labels', () => {
+    const spec = kwokProviderSpecSchema.parse({ nodeLabels: { pool: 'p' }, zone: 'z1' })
+    const node = simulatedNode(machine, spec)
+    expect(node).toEqual({
+      name: 'team-a.worker-1',
+      providerID: 'kwok://team-a/worker-1',
+      labels: {
+        pool: 'p',
+        'topology.kubernetes.io/zone': 'z1',
+        'kubernetes.io/hostname': 'team-a.worker-1',
+        type: 'kwok',
+        'machine-api.dev/machine-uid': machine.metadata.uid,
+        'machine-api.dev/machine-namespace': 'team-a',
+      },
+      annotations: {
+        'kwok.x-k8s.io/node': 'fake',
+        'machine-api.dev/simulated': 'true',
+        'machine-api.dev/machine-name': 'worker-1',
+      },
+      allocatable: { cpu: '4', memory: '16Gi', pods: '110' },
+    })
+  })
+
+  it('does not let spec labels override the Machine ownership labels', () => {
+    const spec = kwokProviderSpecSchema.parse({
+      nodeLabels: { 'machine-api.dev/machine-uid': 'forged' },
+    })
+    expect(simulatedNode(machine, spec).labels['machine-api.dev/machine-uid']).toBe(
+      machine.metadata.uid,
+    )
+  })
+
+  it.each([
+    ['a non-quantity cpu', { allocatable: { cpu: 'lots' } }, 'allocatable.cpu'],
+    ['an unknown field', { size: 3 }, ''],
+    ['a too long label value', { nodeLabels: { a: 'x'.repeat(64) } }, 'nodeLabels.a'],
+  ])('rejects %s', (_, spec, path) => {
+    expect(providerSpecIssues(kwokProviderSpecSchema, spec).map((i) => i.path)).toContain(path)
+  })
+})
