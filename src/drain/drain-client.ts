@@ -1,4 +1,4 @@
-/** @module What drain needs from the apiserver; src/kube implements it with client-node. */
+/** @module What drain needs from the apiserver (kube-drain-client.ts implements it). */
 import type { V1Pod } from '@kubernetes/client-node'
 
 /** The outcome of one Eviction API call, classified at the boundary. */

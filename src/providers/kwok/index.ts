@@ -1,5 +1,6 @@
 /** @module The `kwok` provider (simulated machines). */
 export { createKwokActuator } from './actuator'
+export { kubeNodeWriter } from './kube-node-writer'
 export {
   kwokKeys,
   kwokNodeAnnotation,

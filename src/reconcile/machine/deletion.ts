@@ -1,0 +1,300 @@
+/**
+ * @module The deletion phase: observe, ask planDeletion for the next step, run it, repeat while
+ * steps complete at once. Waiting steps end the pass with a requeue and a Deleting condition that
+ * names what blocks (hooks, pods, budgets, volumes, the instance).
+ */
+import type { V1Node } from '@kubernetes/client-node'
+import { parseDurationMs } from '../../api/shared/duration'
+import type { Machine } from '../../api/v1beta1/machine'
+import { machineApiTypes } from '../../bus/machine-api-mappers'
+import { drainCompleted, drainMessage, drainNodePass } from '../../drain'
+import { kubeDrainClient } from '../../drain/kube-drain-client'
+import { listPages } from '../../kube/paged-list'
+import { coreTypes, type KubeObject, type ResourceType } from '../../kube/resource'
+import type { Actuator, ActuatorContext } from '../../providers/actuator'
+import { toActuatorMachine } from '../../providers/machine'
+import { isConditionTrue } from '../shared/conditions'
+import { type DeletionObservation, nodeDeletionTimedOut, planDeletion } from './deletion-plan'
+import {
+  configurationRetryMs,
+  defaultDeletionRetryMs,
+  type MachineDeps,
+  machineFinalizer,
+} from './machine-deps'
+import { type MachineScope, meta } from './machine-scope'
+import { findNode } from './node-linking'
+import { recordEvent } from './provider-context'
+
+const volumeAttachmentType: ResourceType = {
+  group: 'storage.k8s.io',
+  version: 'v1',
+  kind: 'VolumeAttachment',
+  plural: 'volumeattachments',
+  namespaced: false,
+}
+const maxStepsPerPass = 12
+
+/** The provider of a deleting Machine, or why there is none. */
+export type DeletionProvider = { actuator: Actuator; ctx: ActuatorContext } | { problem: string }
+
+/** Runs deletion steps until one has to wait or the finalizer is gone. */
+export async function reconcileDeletion(
+  deps: MachineDeps,
+  scope: MachineScope,
+  provider: DeletionProvider,
+): Promise<void> {
+  const retryMs = deps.deletionRetryMs ?? defaultDeletionRetryMs
+  let drained = isConditionTrue(scope.machine.status?.conditions, 'Drained')
+  let volumesDetached = isConditionTrue(scope.machine.status?.conditions, 'VolumesDetached')
+  let node = await currentNode(deps, scope)
+  let instanceGone = await isInstanceGone(scope, provider)
+  if (instanceGone === undefined) return
+  for (let step = 0; step < maxStepsPerPass; step++) {
+    const observation = await observe(deps, scope, { drained, volumesDetached, node, instanceGone })
+    const plan = planDeletion(observation, scope.now)
+    Object.assign(scope.deletionTimers, plan.startTimers)
+    const next = plan.next
+    const waitUntilDeadline = () =>
+      scope.requeueAfterMs.push(
+        plan.deadlineMs === undefined
+          ? retryMs
+          : Math.min(retryMs, Math.max(0, plan.deadlineMs - scope.now.getTime())),
+      )
+    switch (next.step) {
+      case 'wait-pre-drain-hook':
+      case 'wait-pre-terminate-hook':
+        scope.deleting = {
+          reason:
+            next.step === 'wait-pre-drain-hook'
+              ? 'WaitingForPreDrainHook'
+              : 'WaitingForPreTerminateHook',
+          message: `Waiting for lifecycle hooks to be removed: ${next.hooks.join(', ')}`,
+        }
+        scope.requeueAfterMs.push(configurationRetryMs)
+        return
+      case 'drain': {
+        const result = await drainNodePass(kubeDrainClient(deps.kube), {
+          nodeName: next.nodeName,
+          nodeUnreachable: next.nodeUnreachable,
+          now: scope.now,
+        })
+        for (const w of result.warnings) {
+          recordEvent(
+            deps,
+            scope.machine,
+            'Warning',
+            'EvictedWithWarning',
+            `Evicted ${w.pod}: ${w.warning}`,
+          )
+        }
+        if (drainCompleted(result)) {
+          drained = true
+          setDrained(scope, 'DrainSucceeded', `Node ${next.nodeName} drained`)
+          recordEvent(deps, scope.machine, 'Normal', 'NodeDrained', `Drained Node ${next.nodeName}`)
+          continue
+        }
+        const message = drainMessage(result)
+        scope.deleting = {
+          reason: 'DrainingNode',
+          message: `Draining Node ${next.nodeName}: ${message}`,
+        }
+        scope.extraConditions.push({
+          type: 'Drained',
+          status: 'False',
+          reason: 'Draining',
+          message,
+        })
+        waitUntilDeadline()
+        return
+      }
+      case 'skip-drain':
+        drained = true
+        setDrained(scope, next.reason, skipDrainMessage(next.reason))
+        if (next.reason === 'NodeDrainTimeout') {
+          recordEvent(
+            deps,
+            scope.machine,
+            'Warning',
+            'NodeDrainTimeout',
+            skipDrainMessage(next.reason),
+          )
+        }
+        continue
+      case 'wait-volume-detach':
+        scope.deleting = {
+          reason: 'WaitingForVolumeDetach',
+          message: `Waiting for volumes to detach: ${next.volumes.slice(0, 5).join(', ')}`,
+        }
+        waitUntilDeadline()
+        return
+      case 'skip-volume-detach':
+        volumesDetached = true
+        scope.extraConditions.push({
+          type: 'VolumesDetached',
+          status: 'True',
+          reason: next.reason,
+          message: '',
+        })
+        continue
+      case 'delete-instance': {
+        if ('problem' in provider) throw new Error(provider.problem)
+        const result = await provider.actuator.delete(
+          provider.ctx,
+          toActuatorMachine(scope.machine),
+        )
+        if (result.done) {
+          instanceGone = true
+          continue
+        }
+        scope.deleting = {
+          reason: 'WaitingForInfrastructureDeletion',
+          message: 'Waiting for the instance to terminate',
+        }
+        scope.requeueAfterMs.push(result.requeueAfterMs ?? retryMs)
+        return
+      }
+      case 'delete-node': {
+        const ok = await deleteNode(deps, scope, next.nodeName)
+        if (!ok) return
+        node = undefined
+        continue
+      }
+      case 'remove-finalizer':
+        await removeFinalizer(deps, scope)
+        return
+    }
+  }
+  scope.requeueAfterMs.push(0)
+}
+
+function setDrained(scope: MachineScope, reason: string, message: string): void {
+  scope.extraConditions.push({ type: 'Drained', status: 'True', reason, message })
+}
+
+function skipDrainMessage(reason: string): string {
+  switch (reason) {
+    case 'NodeDrainTimeout':
+      return 'Drain did not finish within nodeDrainTimeout; deletion continues without it'
+    case 'DrainExcluded':
+      return 'Drain skipped: the Machine is annotated to exclude draining'
+    default:
+      return 'Drain skipped: the Machine has no Node'
+  }
+}
+
+async function currentNode(deps: MachineDeps, scope: MachineScope): Promise<V1Node | undefined> {
+  const nodeRef = scope.machine.status?.nodeRef
+  if (nodeRef)
+    return await deps.kube.get<V1Node & KubeObject>(coreTypes.node, { name: nodeRef.name })
+  // One last lookup, so a Node that joined just before deletion is still drained and removed.
+  const providerID = scope.machine.spec.providerID
+  return providerID ? await findNode(deps, providerID, []) : undefined
+}
+
+/**
+ * Whether the instance is gone; undefined (deletion waits) when the provider is unavailable and an
+ * instance may exist. Without a providerID and a provider nothing was ever created.
+ */
+async function isInstanceGone(
+  scope: MachineScope,
+  provider: DeletionProvider,
+): Promise<boolean | undefined> {
+  if (!('problem' in provider)) {
+    return !(await provider.actuator.exists(provider.ctx, toActuatorMachine(scope.machine)))
+  }
+  if (!scope.machine.spec.providerID) return true
+  scope.deleting = { reason: 'ProviderUnavailable', message: provider.problem }
+  scope.requeueAfterMs.push(configurationRetryMs)
+  return undefined
+}
+
+async function observe(
+  deps: MachineDeps,
+  scope: MachineScope,
+  known: {
+    drained: boolean
+    volumesDetached: boolean
+    node: V1Node | undefined
+    instanceGone: boolean
+  },
+): Promise<DeletionObservation> {
+  const machine = scope.machine
+  const node = known.node
+  const timeout = (value: string | undefined) => (value ? (parseDurationMs(value) ?? 0) : 0)
+  return {
+    annotations: machine.metadata.annotations ?? {},
+    specHooks: {
+      preDrain: (machine.spec.lifecycleHooks?.preDrain ?? []).map((h) => h.name),
+      preTerminate: (machine.spec.lifecycleHooks?.preTerminate ?? []).map((h) => h.name),
+    },
+    timers: { ...machine.status?.deletion, ...scope.deletionTimers },
+    timeoutsMs: {
+      nodeDrain: timeout(machine.spec.nodeDrainTimeout),
+      nodeVolumeDetach: timeout(machine.spec.nodeVolumeDetachTimeout),
+    },
+    drained: known.drained,
+    volumesDetached: known.volumesDetached,
+    ...(node
+      ? {
+          node: {
+            name: node.metadata?.name ?? '',
+            unreachable:
+              node.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'Unknown',
+            attachedVolumes: known.volumesDetached ? [] : await attachedVolumes(deps, node),
+          },
+        }
+      : {}),
+    instanceGone: known.instanceGone,
+  }
+}
+
+/** Volumes the Node reports attached plus VolumeAttachments still bound to it. */
+async function attachedVolumes(deps: MachineDeps, node: V1Node): Promise<string[]> {
+  const names = new Set((node.status?.volumesAttached ?? []).map((v) => v.name))
+  const pages = listPages<
+    KubeObject & { spec?: { nodeName?: string }; status?: { attached?: boolean } }
+  >(deps.kube, volumeAttachmentType)
+  for await (const page of pages) {
+    for (const va of page.items) {
+      if (va.spec?.nodeName === node.metadata?.name && va.status?.attached)
+        names.add(va.metadata?.name ?? '')
+    }
+  }
+  return [...names].sort()
+}
+
+/** Deletes the Node; true when it is gone or nodeDeletionTimeout allows giving up. */
+async function deleteNode(
+  deps: MachineDeps,
+  scope: MachineScope,
+  nodeName: string,
+): Promise<boolean> {
+  try {
+    await deps.kube.delete(coreTypes.node, { name: nodeName })
+    recordEvent(deps, scope.machine, 'Normal', 'NodeDeleted', `Deleted Node ${nodeName}`)
+    return true
+  } catch (error) {
+    const timeoutMs = parseDurationMs(scope.machine.spec.nodeDeletionTimeout ?? '0') ?? 0
+    const deletedAt = String(meta(scope.machine).deletionTimestamp ?? scope.now.toISOString())
+    if (!nodeDeletionTimedOut(deletedAt, timeoutMs, scope.now)) throw error
+    recordEvent(
+      deps,
+      scope.machine,
+      'Warning',
+      'NodeDeletionTimeout',
+      `Could not delete Node ${nodeName} within nodeDeletionTimeout; leaving it: ${String(error)}`,
+    )
+    return true
+  }
+}
+
+async function removeFinalizer(deps: MachineDeps, scope: MachineScope): Promise<void> {
+  const m = meta(scope.machine)
+  const finalizers = (m.finalizers ?? []).filter((f) => f !== machineFinalizer)
+  scope.machine = await deps.kube.mergePatch<Machine>(
+    machineApiTypes.machine,
+    { namespace: m.namespace, name: m.name ?? '' },
+    { metadata: { finalizers, resourceVersion: m.resourceVersion } },
+  )
+  scope.deleting = { reason: 'DeletionCompleted', message: 'Machine deleted' }
+}

@@ -1,0 +1,3 @@
+export type { MachineDeps } from './machine-deps'
+export { machineFinalizer } from './machine-deps'
+export { machineController, reconcileMachine } from './reconcile'

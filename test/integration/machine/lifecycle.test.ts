@@ -1,0 +1,91 @@
+/**
+ * The Machine controller with the kwok provider against the real control plane: provisioning,
+ * Node linking with labels and taints, and the finalizer-guarded deletion.
+ */
+import { CoreV1Api, type V1Node } from '@kubernetes/client-node'
+import { describe, expect, it } from 'vitest'
+import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import type { KubeClient } from '../../../src/kube/kube-client'
+import { kwokProviderSpecSchema } from '../../../src/providers/kwok'
+import { ignoreNotFound, waitFor } from '../../harness/kube'
+import { useFileNamespace, useMachineApi } from '../../harness/machine-api'
+import {
+  kwokMachine,
+  machineCondition,
+  machineDeps,
+  machineTestKube,
+  readMachine,
+  runMachineController,
+  testProviders,
+} from './fixture'
+
+let kubeClient: KubeClient | undefined
+const kube = () => {
+  kubeClient ??= machineTestKube(api().kc)
+  return kubeClient
+}
+const api = useMachineApi({
+  providerSchemas: (name) => (name === 'kwok' ? kwokProviderSpecSchema : undefined),
+})
+const namespace = useFileNamespace(() => api().kc, 'machine')
+
+async function readNode(name: string): Promise<V1Node | undefined> {
+  return await api()
+    .kc.makeApiClient(CoreV1Api)
+    .readNode({ name })
+    .catch((error: unknown) => {
+      ignoreNotFound(error)
+      return undefined
+    })
+}
+
+describe('Machine lifecycle (kwok provider)', () => {
+  it('goes Pending -> Running with a nodeRef, and keeps labels and taints on the Node', async () => {
+    const ns = namespace()
+    await runMachineController(machineDeps(kube(), testProviders(kube())), ns)
+    await kube().create(
+      machineApiTypes.machine,
+      kwokMachine(ns, 'web-1', {
+        metadata: { labels: { role: 'web', tier: 'front' } },
+        taints: [{ key: 'dedicated', value: 'web', effect: 'NoSchedule' }],
+      }),
+    )
+    const running = await waitFor('Machine Running', async () => {
+      const m = await readMachine(kube(), ns, 'web-1')
+      return m?.status?.phase === 'Running' && m
+    })
+    expect(running.spec.providerID).toBe(`kwok://${ns}/web-1`)
+    expect(machineCondition(running, 'NodeLinked')?.status).toBe('True')
+    const nodeName = running.status?.nodeRef?.name ?? ''
+    await waitFor('Node Ready and Machine NodeHealthy', async () => {
+      const m = await readMachine(kube(), ns, 'web-1')
+      return machineCondition(m, 'Ready')?.status === 'True'
+    })
+    const node = await readNode(nodeName)
+    expect(node?.metadata?.labels).toMatchObject({ role: 'web', tier: 'front' })
+    expect(node?.spec?.taints).toContainEqual({
+      key: 'dedicated',
+      value: 'web',
+      effect: 'NoSchedule',
+    })
+    expect(node?.metadata?.annotations?.['machine-api.dev/machine']).toBe(`${ns}/web-1`)
+
+    await kube().mergePatch(
+      machineApiTypes.machine,
+      { namespace: ns, name: 'web-1' },
+      { spec: { metadata: { labels: { tier: null } } } },
+    )
+    await waitFor('label removed from the Node', async () => {
+      const labels = (await readNode(nodeName))?.metadata?.labels ?? {}
+      return !('tier' in labels) && labels.role === 'web'
+    })
+
+    await kube().delete(machineApiTypes.machine, { namespace: ns, name: 'web-1' })
+    await waitFor('Machine and Node gone', async () => {
+      return (
+        (await readMachine(kube(), ns, 'web-1')) === undefined &&
+        (await readNode(nodeName)) === undefined
+      )
+    })
+  })
+})
