@@ -16,6 +16,7 @@ export interface MachineDeps extends ReconcileDeps {
 export const machineFinalizer = 'machine-api.dev/machine'
 
 export const defaultDeletionRetryMs = 10_000
+export const defaultProviderCallTimeoutMs = 120_000
 export const defaultNodeLookupRetryMs = 15_000
 /** A missing MachineClass or unknown provider is re-checked at this pace (no watch on classes). */
 export const configurationRetryMs = 60_000

@@ -6,7 +6,7 @@ import type { Machine } from '../../api/v1beta1/machine'
 import { hasKubeReason } from '../../kube/errors'
 import type { KubeObject, ResourceType } from '../../kube/resource'
 import type { ActuatorContext, SecretRef } from '../../providers/actuator'
-import type { MachineDeps } from './machine-deps'
+import { defaultProviderCallTimeoutMs, type MachineDeps } from './machine-deps'
 
 const secretType: ResourceType = {
   group: '',
@@ -68,7 +68,7 @@ export function providerContext(
       record: (type, reason, message) =>
         recordEvent(deps, machine as KubeObject, type, reason, message),
     },
-    signal: AbortSignal.timeout(deps.providerCallTimeoutMs ?? 120_000),
+    signal: AbortSignal.timeout(deps.providerCallTimeoutMs ?? defaultProviderCallTimeoutMs),
     clock: deps.clock,
   }
 }

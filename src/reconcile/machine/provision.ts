@@ -9,9 +9,12 @@ import { providerIdHash, providerIdHashLabel } from '../../bus/node-link'
 import type { Actuator, ActuatorContext, ProviderResult } from '../../providers/actuator'
 import { ProviderError } from '../../providers/errors'
 import { toActuatorMachine } from '../../providers/machine'
-import type { MachineDeps } from './machine-deps'
+import { defaultProviderCallTimeoutMs, type MachineDeps } from './machine-deps'
 import { type MachineScope, meta } from './machine-scope'
 import { recordEvent } from './provider-context'
+
+/** Set while one reconcile is creating the Machine's instance (value: when it started). */
+export const createClaimAnnotation = 'machine-api.dev/create-claim'
 
 /**
  * Ensures infrastructure exists for the Machine. A permanent provider error marks the Machine
@@ -44,7 +47,8 @@ export async function reconcileInfrastructure(
       recordEvent(deps, machine, 'Warning', 'InstanceGone', scope.failure.message)
       return
     } else {
-      result = await actuator.create(ctx, view)
+      if ((await claimCreate(deps, scope)) === 'held-by-another') return
+      result = await actuator.create(ctx, toActuatorMachine(scope.machine))
       recordEvent(
         deps,
         machine,
@@ -54,6 +58,7 @@ export async function reconcileInfrastructure(
       )
     }
   } catch (error) {
+    await releaseCreateClaim(deps, scope)
     if (!(error instanceof ProviderError)) throw error
     const problem = { reason: error.reason, message: error.message }
     if (error.permanent) {
@@ -83,7 +88,8 @@ async function recordProviderId(
   const machine = scope.machine
   const current = machine.spec.providerID
   const hash = providerIdHash(current ?? providerID)
-  if (current && machine.metadata.labels?.[providerIdHashLabel] === hash) return
+  const claimed = createClaimAnnotation in (machine.metadata.annotations ?? {})
+  if (current && machine.metadata.labels?.[providerIdHashLabel] === hash && !claimed) return
   if (!providerID && !current) return
   scope.machine = await deps.kube.mergePatch<Machine>(
     machineApiTypes.machine,
@@ -91,9 +97,66 @@ async function recordProviderId(
     {
       metadata: {
         labels: { [providerIdHashLabel]: hash },
+        annotations: { [createClaimAnnotation]: null },
         resourceVersion: meta(machine).resourceVersion,
       },
       ...(current ? {} : { spec: { providerID } }),
     },
   )
+}
+
+/**
+ * Marks the Machine while one reconcile creates its instance, so concurrent reconciles (sweep
+ * overlap, several workers) wait instead of launching twice. The write carries the
+ * resourceVersion just read: of two racing reconciles only one claims, the other gets a Conflict
+ * and retries. A claim older than the provider call timeout belongs to a reconcile that died;
+ * providers still adopt what it launched (idempotency token, UID tag), so taking it over is safe.
+ */
+async function claimCreate(
+  deps: MachineDeps,
+  scope: MachineScope,
+): Promise<'claimed' | 'held-by-another'> {
+  const machine = scope.machine
+  const existing = machine.metadata.annotations?.[createClaimAnnotation]
+  const ttlMs = Math.ceil((deps.providerCallTimeoutMs ?? defaultProviderCallTimeoutMs) * 1.25)
+  if (existing) {
+    const ageMs = scope.now.getTime() - new Date(existing).getTime()
+    if (Number.isFinite(ageMs) && ageMs >= 0 && ageMs < ttlMs) {
+      scope.infrastructureProblem = {
+        reason: 'CreateInProgress',
+        message: 'Another reconcile is creating the instance',
+      }
+      scope.requeueAfterMs.push(Math.min(5_000, ttlMs - ageMs))
+      return 'held-by-another'
+    }
+  }
+  scope.machine = await deps.kube.mergePatch<Machine>(
+    machineApiTypes.machine,
+    { namespace: machine.metadata.namespace, name: machine.metadata.name ?? '' },
+    {
+      metadata: {
+        annotations: { [createClaimAnnotation]: scope.now.toISOString() },
+        resourceVersion: meta(machine).resourceVersion,
+      },
+    },
+  )
+  return 'claimed'
+}
+
+/** Drops this reconcile's claim after a failed create, so the retry need not wait for it to expire. */
+async function releaseCreateClaim(deps: MachineDeps, scope: MachineScope): Promise<void> {
+  const machine = scope.machine
+  if (!machine.metadata.annotations?.[createClaimAnnotation]) return
+  await deps.kube
+    .mergePatch<Machine>(
+      machineApiTypes.machine,
+      { namespace: machine.metadata.namespace, name: machine.metadata.name ?? '' },
+      { metadata: { annotations: { [createClaimAnnotation]: null } } },
+    )
+    .then((updated) => {
+      scope.machine = updated
+    })
+    .catch((error: unknown) =>
+      deps.log.warn({ err: String(error) }, 'could not release create claim'),
+    )
 }

@@ -52,14 +52,20 @@ async function nodesFor(providerID: string): Promise<number> {
   return count
 }
 
-/** Reconciles with a healthy client until `done` holds (at most 10 passes). */
+/**
+ * Reconciles with a healthy client until `done` holds (at most 20 passes), honouring the requeue
+ * delay each pass asks for, as the runtime would. The provider call timeout is short, so a create
+ * claim left by a dead reconcile expires within a second.
+ */
 async function settle(
   key: { kind: string; namespace: string; name: string },
   done: () => Promise<boolean>,
 ) {
-  const deps = machineDeps(kube(), testProviders(kube()))
-  for (let pass = 0; pass < 10 && !(await done()); pass++) {
-    await reconcileMachine(deps, key).catch(() => undefined)
+  const deps = { ...machineDeps(kube(), testProviders(kube())), providerCallTimeoutMs: 500 }
+  for (let pass = 0; pass < 20 && !(await done()); pass++) {
+    const result = await reconcileMachine(deps, key).catch(() => ({ requeueAfterMs: 200 }))
+    const delay = Math.min(result.requeueAfterMs ?? 0, 1000)
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay))
   }
   return await done()
 }
@@ -85,7 +91,10 @@ describe('crash safety', () => {
       await kube().create(machineApiTypes.machine, kwokMachine(ns, name))
 
       const dying = dyingAfter(kube(), n)
-      await reconcileMachine(machineDeps(dying, testProviders(dying)), key).catch(() => undefined)
+      await reconcileMachine(
+        { ...machineDeps(dying, testProviders(dying)), providerCallTimeoutMs: 500 },
+        key,
+      ).catch(() => undefined)
       const running = await settle(
         key,
         async () => (await readMachine(kube(), ns, name))?.status?.phase === 'Running',
