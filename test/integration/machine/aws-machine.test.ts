@@ -1,0 +1,194 @@
+/**
+ * The Machine controller with the aws provider on a real moto EC2 server: a MachineClass-backed
+ * Machine launches one instance and reaches Provisioned, then Running once a Node with its
+ * providerID appears; concurrent reconciles and a reconcile that dies anywhere leave exactly one
+ * instance; deletion terminates it; credentials and user data never reach logs, Events or status.
+ */
+import { CoreV1Api } from '@kubernetes/client-node'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import type { KubeClient } from '../../../src/kube/kube-client'
+import type { ResourceType } from '../../../src/kube/resource'
+import type { Logger } from '../../../src/observability/logger'
+import { awsProviderSpecSchema } from '../../../src/providers/aws'
+import { createProviderRegistry } from '../../../src/providers/registry'
+import { type MachineDeps, reconcileMachine } from '../../../src/reconcile/machine'
+import { useFileNamespace, useMachineApi } from '../../harness/machine-api'
+import { kwokNodeAnnotation } from '../../harness/nodes'
+import { region, useMoto } from '../providers/aws-fixture'
+import { machineDeps, machineTestKube, readMachine } from './fixture'
+
+const secretUserData = `#!/bin/sh\necho bootstrap-token-${Math.random().toString(36).slice(2)}`
+const secretKey = `moto-secret-${Math.random().toString(36).slice(2)}`
+
+function capturingLogger(lines: string[]): Logger {
+  const write = (obj: object, msg?: string) => {
+    lines.push(JSON.stringify({ ...obj, msg }))
+  }
+  return {
+    debug: write,
+    info: write,
+    warn: write,
+    error: write,
+    child: () => capturingLogger(lines),
+  }
+}
+
+const moto = useMoto()
+let kubeClient: KubeClient | undefined
+const kube = () => {
+  kubeClient ??= machineTestKube(api().kc)
+  return kubeClient
+}
+const api = useMachineApi({
+  providerSchemas: (name) => (name === 'aws' ? awsProviderSpecSchema : undefined),
+})
+const namespace = useFileNamespace(() => api().kc, 'aws')
+const logs: string[] = []
+const secretType: ResourceType = {
+  group: '',
+  version: 'v1',
+  kind: 'Secret',
+  plural: 'secrets',
+  namespaced: true,
+}
+
+function deps(client: KubeClient = kube()): MachineDeps {
+  return {
+    ...machineDeps(client, createProviderRegistry([moto().provider])),
+    log: capturingLogger(logs),
+    providerCallTimeoutMs: 2000,
+  }
+}
+
+function machine(ns: string, name: string) {
+  return {
+    apiVersion: 'machine-api.dev/v1beta1',
+    kind: 'Machine',
+    metadata: { namespace: ns, name },
+    spec: { classRef: { name: 'standard' }, nodeDeletionTimeout: '10s' },
+  }
+}
+
+beforeAll(async () => {
+  const ns = namespace()
+  const secret = (name: string, data: Record<string, string>) =>
+    kube().create(secretType, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { namespace: ns, name },
+      stringData: data,
+    })
+  await secret('aws', { aws_access_key_id: 'AKIAMOTO00000000', aws_secret_access_key: secretKey })
+  await secret('bootstrap', { userData: secretUserData })
+  const { credentialsSecret: _ignored, ...spec } = moto().baseSpec as Record<string, unknown>
+  await kube().create(machineApiTypes.machineClass, {
+    apiVersion: 'machine-api.dev/v1beta1',
+    kind: 'MachineClass',
+    metadata: { namespace: ns, name: 'standard' },
+    spec: {
+      provider: 'aws',
+      providerSpec: { ...spec, tags: { team: 'platform' } },
+      credentialsSecretRef: { name: 'aws' },
+      userDataSecretRef: { name: 'bootstrap' },
+    },
+  })
+})
+
+describe('Machine on the aws provider (moto)', () => {
+  it('launches one instance, reaches Provisioned, and Running once its Node joins', async () => {
+    const ns = namespace()
+    await kube().create(machineApiTypes.machine, machine(ns, 'api-1'))
+    const key = { kind: 'Machine', namespace: ns, name: 'api-1' }
+    await reconcileMachine(deps(), key)
+    const provisioned = await readMachine(kube(), ns, 'api-1')
+    expect(provisioned?.status?.phase).toBe('Provisioned')
+    expect(provisioned?.spec.providerID).toMatch(new RegExp(`^aws:///${region}[a-z]/i-[0-9a-f]+$`))
+    expect(provisioned?.status?.addresses?.some((a) => a.type === 'InternalIP')).toBe(true)
+    const uid = provisioned?.metadata.uid ?? ''
+    const instances = await moto().tagged(uid)
+    expect(instances).toHaveLength(1)
+    expect(instances[0]?.Tags).toContainEqual({ Key: 'team', Value: 'platform' })
+
+    // Play the kubelet: register a Node with the instance's providerID, kept alive by kwok.
+    const ip = provisioned?.status?.addresses?.find((a) => a.type === 'InternalIP')?.address ?? ''
+    const nodeName = `ip-${ip.replaceAll('.', '-')}.${ns}`
+    await api()
+      .kc.makeApiClient(CoreV1Api)
+      .createNode({
+        body: {
+          metadata: { name: nodeName, annotations: { [kwokNodeAnnotation]: 'fake' } },
+          spec: { providerID: provisioned?.spec.providerID ?? '' },
+        },
+      })
+    await reconcileMachine(deps(), key)
+    const running = await readMachine(kube(), ns, 'api-1')
+    expect(running?.status?.phase).toBe('Running')
+    expect(running?.status?.nodeRef?.name).toBe(nodeName)
+
+    await kube().delete(machineApiTypes.machine, { namespace: ns, name: 'api-1' })
+    for (let pass = 0; pass < 10 && (await readMachine(kube(), ns, 'api-1')); pass++) {
+      await reconcileMachine(deps(), key)
+    }
+    expect(await readMachine(kube(), ns, 'api-1')).toBeUndefined()
+    expect(await moto().tagged(uid)).toHaveLength(0)
+    expect(await moto().tagged(uid, ['shutting-down', 'terminated'])).toHaveLength(1)
+  })
+
+  it('8 concurrent reconciles of one new Machine launch exactly one instance', async () => {
+    const ns = namespace()
+    await kube().create(machineApiTypes.machine, machine(ns, 'race'))
+    const key = { kind: 'Machine', namespace: ns, name: 'race' }
+    await Promise.allSettled(Array.from({ length: 8 }, () => reconcileMachine(deps(), key)))
+    // The losers of the create claim retry later, as the runtime would; they must adopt, not launch.
+    for (let pass = 0; pass < 3; pass++) {
+      await Promise.allSettled(Array.from({ length: 8 }, () => reconcileMachine(deps(), key)))
+    }
+    const m = await readMachine(kube(), ns, 'race')
+    expect(m?.spec.providerID).toBeDefined()
+    expect(await moto().tagged(m?.metadata.uid ?? '')).toHaveLength(1)
+  })
+
+  it('a reconcile that dies after RunInstances, before the status write, leaves one instance', async () => {
+    const ns = namespace()
+    await kube().create(machineApiTypes.machine, machine(ns, 'crash'))
+    const key = { kind: 'Machine', namespace: ns, name: 'crash' }
+    let calls = 0
+    // Die on the first apiserver call after RunInstances: the providerID write.
+    const dying = new Proxy(kube(), {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver)
+        if (typeof value !== 'function' || prop !== 'mergePatch') return value
+        return (...args: unknown[]) => {
+          calls++
+          const patch = JSON.stringify(args[2])
+          if (patch.includes('providerID')) return Promise.reject(new Error('process died'))
+          return value.apply(target, args)
+        }
+      },
+    })
+    await expect(reconcileMachine(deps(dying), key)).rejects.toThrow('process died')
+    expect(calls).toBeGreaterThan(0)
+    const uid = (await readMachine(kube(), ns, 'crash'))?.metadata.uid ?? ''
+    expect(await moto().tagged(uid)).toHaveLength(1)
+    for (let pass = 0; pass < 3; pass++) await reconcileMachine(deps(), key)
+    const m = await readMachine(kube(), ns, 'crash')
+    expect(m?.status?.phase).toBe('Provisioned')
+    expect(await moto().tagged(uid)).toHaveLength(1)
+  })
+
+  it('never writes credentials or user data to logs, Events or status', async () => {
+    const ns = namespace()
+    const events = await api().kc.makeApiClient(CoreV1Api).listNamespacedEvent({ namespace: ns })
+    const machines = await kube().list(machineApiTypes.machine, { namespace: ns })
+    const output = [
+      ...logs,
+      JSON.stringify(events.items),
+      JSON.stringify(machines.items.map((x) => x.status)),
+    ].join('\n')
+    expect(output.length).toBeGreaterThan(1000)
+    expect(output).not.toContain(secretKey)
+    expect(output).not.toContain(secretUserData)
+    expect(output).not.toContain(Buffer.from(secretUserData).toString('base64'))
+  })
+})
