@@ -17,3 +17,7 @@ export MACHINE_API_BIN_DIR
 # moto's EC2 server, in a Python venv outside the repo (the aws provider's integration tests).
 MACHINE_API_MOTO_SERVER="$(bash test/harness/moto/install.sh | tail -n 1)"
 export MACHINE_API_MOTO_SERVER
+
+# nats-server, built from its Go module (the JetStream transport's integration tests).
+MACHINE_API_NATS_SERVER="$(bash test/harness/nats/build.sh | tail -n 1)"
+export MACHINE_API_NATS_SERVER

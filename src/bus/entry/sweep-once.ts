@@ -1,0 +1,53 @@
+/**
+ * @module The one-shot sweep (CronJob / PingSource-less installs): lists every selected kind page
+ * by page and either publishes each key to JetStream (when NATS_URL is set) or reconciles it here
+ * with bounded concurrency. Memory holds one page plus the pool, whatever the fleet size.
+ */
+import { jetstream, jetstreamManager } from '@nats-io/jetstream'
+import { connect } from '@nats-io/transport-node'
+import type { RuntimeDeps, RuntimeSettings } from '../../deps'
+import type { Controller, ReconcileDeps } from '../../reconcile/runtime/controller'
+import { createRunner } from '../../reconcile/runtime/runner'
+import { createKeyPublisher } from '../jetstream/publisher'
+import { defaultJetStreamConfig, ensureJetStream } from '../jetstream/setup'
+import type { ObjectKey } from '../keys'
+import { createPool } from '../pool'
+import { type SweepReport, sweep } from '../sweep'
+
+/** Runs one sweep; the report's `failedKinds` is non-empty when a kind could not be listed. */
+export async function sweepOnce(
+  deps: RuntimeDeps,
+  settings: RuntimeSettings,
+  controllers: readonly Controller<ReconcileDeps>[],
+): Promise<SweepReport> {
+  const types = controllers.map((c) => c.resource)
+  if (settings.natsUrl) {
+    const nc = await connect({ servers: settings.natsUrl })
+    try {
+      const js = jetstream(nc)
+      await ensureJetStream(await jetstreamManager(nc), defaultJetStreamConfig)
+      const publish = createKeyPublisher(js, defaultJetStreamConfig)
+      return await sweep({
+        kube: deps.kube,
+        types,
+        log: deps.log,
+        namespace: settings.namespace,
+        enqueue: publish,
+      })
+    } finally {
+      await nc.drain()
+    }
+  }
+  const runner = createRunner({ controllers, deps, metrics: deps.metrics })
+  const pool = createPool(settings.concurrency)
+  const enqueue = (key: ObjectKey) => pool.submit(async () => void (await runner.run(key)))
+  const report = await sweep({
+    kube: deps.kube,
+    types,
+    log: deps.log,
+    namespace: settings.namespace,
+    enqueue,
+  })
+  await pool.drain()
+  return report
+}

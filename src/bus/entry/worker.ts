@@ -1,0 +1,97 @@
+/**
+ * @module The long-running worker's composition: either the in-process bus (watches + queue +
+ * sweep timer) or the JetStream worker (plus, optionally, the watch bridge), and the health
+ * endpoints. `functions/worker.ts` only calls this.
+ */
+import { jetstream, jetstreamManager } from '@nats-io/jetstream'
+import { connect } from '@nats-io/transport-node'
+import type { RuntimeDeps, RuntimeSettings } from '../../deps'
+import { healthApp, serveApp } from '../../observability/health'
+import type { Controller, ReconcileDeps } from '../../reconcile/runtime/controller'
+import { createRunner } from '../../reconcile/runtime/runner'
+import { startInProcessBus } from '../in-process-bus'
+import { watchMaxDeliveries } from '../jetstream/max-deliveries'
+import { createKeyPublisher } from '../jetstream/publisher'
+import { defaultJetStreamConfig, ensureJetStream } from '../jetstream/setup'
+import { startWatchBridge } from '../jetstream/watch-bridge'
+import { startJetStreamWorker } from '../jetstream/worker'
+import { machineApiMappers, watchedTypes } from '../machine-api-mappers'
+
+/** Starts the worker; resolves with the health port and a stop function once it runs. */
+export async function startWorker(
+  deps: RuntimeDeps,
+  settings: RuntimeSettings,
+  controllers: readonly Controller<ReconcileDeps>[],
+): Promise<{ port: number; stop: () => Promise<void> }> {
+  const runner = createRunner({ controllers, deps, metrics: deps.metrics })
+  const mappers = machineApiMappers(runner.kinds())
+  const watched = watchedTypes(controllers)
+  const stops: Array<() => Promise<void> | void> = []
+  let ready = false
+
+  if (settings.bus === 'in-process') {
+    const bus = startInProcessBus({
+      kube: deps.kube,
+      runner,
+      reconciled: controllers.map((c) => c.resource),
+      watched,
+      mappers,
+      timers: deps.timers,
+      log: deps.log,
+      metrics: deps.metrics,
+      concurrency: settings.concurrency,
+      sweepPeriodMs: settings.sweepPeriodMs,
+      namespace: settings.namespace,
+    })
+    stops.push(() => bus.stop())
+    void bus.ready().then(() => {
+      ready = true
+    })
+  } else {
+    if (!settings.natsUrl) throw new Error('the jetstream bus needs NATS_URL')
+    const nc = await connect({ servers: settings.natsUrl })
+    const js = jetstream(nc)
+    const jsm = await jetstreamManager(nc)
+    const config = defaultJetStreamConfig
+    await ensureJetStream(jsm, config)
+    const worker = await startJetStreamWorker({
+      js,
+      config,
+      runner,
+      log: deps.log,
+      metrics: deps.metrics,
+      concurrency: settings.concurrency,
+    })
+    stops.push(watchMaxDeliveries({ nc, js, jsm, config, log: deps.log }))
+    if (settings.bridge) {
+      const bridge = startWatchBridge({
+        kube: deps.kube,
+        watched,
+        mappers,
+        publish: createKeyPublisher(js, config),
+        timers: deps.timers,
+        log: deps.log,
+        namespace: settings.namespace,
+      })
+      stops.push(() => bridge.stop())
+    }
+    stops.push(
+      () => worker.stop(),
+      () => nc.drain(),
+    )
+    ready = true
+  }
+
+  const health = await serveApp(
+    healthApp({ registry: deps.registry, ready: { started: () => ready } }),
+    settings.port,
+  )
+  deps.log.info({ bus: settings.bus, kinds: runner.kinds(), port: health.port }, 'worker running')
+  return {
+    port: health.port,
+    async stop() {
+      for (const stop of stops) await stop()
+      await health.close()
+    },
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * @module Maps a changed object to the keys that must react. Generic over plain object shapes
+ * (ownerReferences, labels, selectors) so it works for any kind; `machine-api-mappers.ts` wires it
+ * for the machine-api kinds.
+ */
+import type { KubeClient } from '../kube/kube-client'
+import { listPages } from '../kube/paged-list'
+import type { KubeObject, ResourceType } from '../kube/resource'
+import { keyOf, type ObjectKey, uniqueKeys } from './keys'
+import { type LabelSelector, selectorMatches } from './label-selector'
+import {
+  machineKeyFromNode,
+  nodeProviderId,
+  providerIdHash,
+  providerIdHashLabel,
+} from './node-link'
+
+/** Turns a change of a `sourceKind` object into keys. May read the apiserver (`kube`). */
+export interface EventMapper {
+  readonly sourceKind: string
+  /** False when only the name is needed (a Reference-mode hint is then not re-read first). */
+  readonly needsObject: boolean
+  map(obj: KubeObject, kube: KubeClient): Promise<ObjectKey[]> | ObjectKey[]
+}
+
+/** Every object maps to itself: a Machine change reconciles that Machine. */
+export function selfMapper(kind: string): EventMapper {
+  return {
+    sourceKind: kind,
+    needsObject: false,
+    map: (obj) => [keyOf(kind, obj)].filter((k) => k !== undefined),
+  }
+}
+
+/** The owners of kind `ownerKind` (controller owner first), in the object's namespace. Pure. */
+export function ownerKeys(obj: KubeObject, ownerKind: string): ObjectKey[] {
+  const refs = (obj.metadata?.ownerReferences ?? []).filter((r) => r.kind === ownerKind)
+  refs.sort((a, b) => Number(b.controller === true) - Number(a.controller === true))
+  const namespace = obj.metadata?.namespace
+  return refs.map((r) =>
+    namespace ? { kind: ownerKind, namespace, name: r.name } : { kind: ownerKind, name: r.name },
+  )
+}
+
+/** A change of `sourceKind` reconciles its owners of `ownerKind` (Machine -> MachineSet). */
+export function ownerMapper(sourceKind: string, ownerKind: string): EventMapper {
+  return { sourceKind, needsObject: true, map: (obj) => ownerKeys(obj, ownerKind) }
+}
+
+function specSelector(obj: KubeObject): LabelSelector | undefined {
+  const spec = obj.spec as { selector?: LabelSelector } | undefined
+  return spec?.selector
+}
+
+/**
+ * A change of `sourceKind` reconciles every `selector` object in its namespace whose selector
+ * matches its labels (Machine -> MachineHealthChecks). Lists that kind page by page: there are few
+ * such objects per namespace, unlike the objects they select.
+ */
+export function selectorMapper(
+  sourceKind: string,
+  selector: ResourceType,
+  selectorOf: (obj: KubeObject) => LabelSelector | undefined = specSelector,
+): EventMapper {
+  return {
+    sourceKind,
+    needsObject: true,
+    async map(obj, kube) {
+      const keys: ObjectKey[] = []
+      const namespace = obj.metadata?.namespace
+      for await (const page of listPages(kube, selector, { namespace })) {
+        for (const candidate of page.items) {
+          if (!selectorMatches(selectorOf(candidate), obj.metadata?.labels)) continue
+          const key = keyOf(selector.kind, candidate)
+          if (key) keys.push(key)
+        }
+      }
+      return keys
+    },
+  }
+}
+
+/** A Node change reconciles its Machine: annotation first, providerID-hash label otherwise. */
+export function nodeToMachineMapper(machine: ResourceType, nodeKind = 'Node'): EventMapper {
+  return {
+    sourceKind: nodeKind,
+    needsObject: true,
+    async map(node, kube) {
+      const linked = machineKeyFromNode(node, machine.kind)
+      if (linked) return [linked]
+      const providerId = nodeProviderId(node)
+      if (!providerId) return []
+      const page = await kube.list(machine, {
+        labelSelector: `${providerIdHashLabel}=${providerIdHash(providerId)}`,
+      })
+      return page.items.map((m) => keyOf(machine.kind, m)).filter((k) => k !== undefined)
+    },
+  }
+}
+
+/** The keys for a change of a `kind` object, across all mappers for that kind, without repeats. */
+export async function mapChange(
+  mappers: readonly EventMapper[],
+  change: { kind: string; obj: KubeObject },
+  kube: KubeClient,
+): Promise<ObjectKey[]> {
+  const keys: ObjectKey[] = []
+  for (const mapper of mappers) {
+    if (mapper.sourceKind === change.kind) keys.push(...(await mapper.map(change.obj, kube)))
+  }
+  return uniqueKeys(keys)
+}

@@ -1,0 +1,27 @@
+/**
+ * @module Turns a change hint into keys. A Reference-mode hint names an object but carries none of
+ * its fields, so when a mapper needs more than the name (owners, labels, annotations) the object
+ * is read fresh first; a vanished object still wakes itself.
+ */
+import type { KubeClient } from '../kube/kube-client'
+import type { KubeObject, ResourceType } from '../kube/resource'
+import { type EventMapper, mapChange } from './event-mapping'
+import type { ObjectKey } from './keys'
+
+/** Keys for a change of `kind` (full object or reference), via `mappers`. */
+export async function keysForChange(
+  change: { kind: string; object: KubeObject; full: boolean },
+  deps: { kube: KubeClient; mappers: readonly EventMapper[]; types: readonly ResourceType[] },
+): Promise<ObjectKey[]> {
+  let object = change.object
+  const relevant = deps.mappers.filter((m) => m.sourceKind === change.kind)
+  const type = deps.types.find((t) => t.kind === change.kind)
+  if (!change.full && relevant.some((m) => m.needsObject) && type && object.metadata?.name) {
+    const fresh = await deps.kube.get(type, {
+      namespace: object.metadata.namespace,
+      name: object.metadata.name,
+    })
+    if (fresh) object = fresh
+  }
+  return await mapChange(deps.mappers, { kind: change.kind, obj: object }, deps.kube)
+}

@@ -1,0 +1,120 @@
+/**
+ * @module The in-process transport (npm run dev, single-replica installs): watch sources feed
+ * mapped keys into a coalescing queue whose workers run the runner; a sweep timer re-enqueues every
+ * object. Event delivery can be switched off to run on the sweep alone.
+ */
+import { errorMessage } from '../errors'
+import type { KubeClient } from '../kube/kube-client'
+import type { ResourceType } from '../kube/resource'
+import type { Logger } from '../observability/logger'
+import type { RuntimeMetrics } from '../observability/runtime-metrics'
+import { type Runner, requeueDelay } from '../reconcile/runtime/runner'
+import { type CoalescingQueue, createCoalescingQueue } from './coalescing-queue'
+import { type EventMapper, mapChange } from './event-mapping'
+import { formatKey } from './keys'
+import { type SweepReport, startSweepTimer, sweep } from './sweep'
+import type { Timers } from './timers'
+import { startWatchSource, type WatchSource } from './watch-source'
+
+/** Options of startInProcessBus. */
+export interface InProcessBusOptions {
+  kube: KubeClient
+  runner: Runner
+  /** The kinds the runner reconciles: swept every period. */
+  reconciled: readonly ResourceType[]
+  /** The kinds whose changes are watched and mapped to keys. */
+  watched: readonly ResourceType[]
+  mappers: readonly EventMapper[]
+  timers: Timers
+  log: Logger
+  metrics?: RuntimeMetrics | undefined
+  concurrency?: number
+  /** 0 disables the sweep timer. */
+  sweepPeriodMs: number
+  /** False runs on the sweep alone (no watches). */
+  events?: boolean
+  namespace?: string | undefined
+  watchdogMs?: number
+  /** Called after each sweep (tests count sweeps; entry points may log). */
+  onSweep?: (report: SweepReport) => void
+}
+
+/** A running in-process bus. */
+export interface InProcessBus {
+  queue: CoalescingQueue
+  /** Resolves once every watch has listed and opened its stream. */
+  ready(): Promise<void>
+  stop(): Promise<void>
+}
+
+/** Starts watches, queue workers and the sweep timer. */
+export function startInProcessBus(options: InProcessBusOptions): InProcessBus {
+  const { kube, log, metrics } = options
+  const queue = createCoalescingQueue({
+    concurrency: options.concurrency ?? 4,
+    timers: options.timers,
+    handler: async (key) => {
+      const delay = requeueDelay(await options.runner.run(key))
+      return delay === undefined ? undefined : { requeueAfterMs: delay }
+    },
+    onError: (key, error) =>
+      log.error({ key: formatKey(key), err: errorMessage(error) }, 'run threw'),
+    onDepth: (depth) => metrics?.queueDepth.set({ queue: 'in-process' }, depth),
+  })
+
+  const sources: WatchSource[] = []
+  if (options.events ?? true) {
+    for (const type of options.watched) {
+      sources.push(
+        startWatchSource({
+          kube,
+          type,
+          namespace: options.namespace,
+          timers: options.timers,
+          log,
+          ...(options.watchdogMs ? { watchdogMs: options.watchdogMs } : {}),
+          onRestart: (cause) => metrics?.watchRestarts.inc({ resource: type.plural, cause }),
+          onChange: (obj) => {
+            metrics?.hints.inc({ transport: 'watch' })
+            mapChange(options.mappers, { kind: type.kind, obj }, kube).then(
+              (keys) => {
+                for (const key of keys) queue.add(key)
+              },
+              (error: unknown) => log.warn({ err: errorMessage(error) }, 'mapping a change failed'),
+            )
+          },
+        }),
+      )
+    }
+  }
+
+  const stopSweep =
+    options.sweepPeriodMs > 0
+      ? startSweepTimer({
+          periodMs: options.sweepPeriodMs,
+          timers: options.timers,
+          run: async () => {
+            const report = await sweep({
+              kube,
+              types: options.reconciled,
+              log,
+              namespace: options.namespace,
+              enqueue: (key) => queue.add(key),
+            })
+            options.onSweep?.(report)
+          },
+        })
+      : () => {}
+
+  return {
+    queue,
+    async ready() {
+      await Promise.all(sources.map((s) => s.ready()))
+    },
+    async stop() {
+      stopSweep()
+      await Promise.all(sources.map((s) => s.stop()))
+      await queue.stop()
+    },
+  }
+}

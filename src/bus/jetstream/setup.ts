@@ -1,0 +1,105 @@
+/**
+ * @module The JetStream topology: a work-queue stream with one subject per object and
+ * `max_msgs_per_subject: 1` (bursts coalesce in the server), an explicit-ack durable consumer, and
+ * a dead-letter stream where poison messages end with their reason.
+ * https://docs.nats.io/nats-concepts/jetstream/streams#retentionpolicy
+ */
+import {
+  AckPolicy,
+  DiscardPolicy,
+  type JetStreamManager,
+  RetentionPolicy,
+  StorageType,
+} from '@nats-io/jetstream'
+import { nanos } from '@nats-io/transport-node'
+
+/** Names and limits of the topology (defaults in defaultJetStreamConfig). */
+export interface JetStreamConfig {
+  stream: string
+  subjectPrefix: string
+  consumer: string
+  deadLetterStream: string
+  deadLetterPrefix: string
+  /** Failed deliveries before a message is dead-lettered by the worker. */
+  maxDeliver: number
+  /** Redelivery if a worker neither acks nor naks in time (it crashed or hung). */
+  ackWaitMs: number
+  /** Server-side delivery cap; defaults to serverMaxDeliver(config). */
+  serverMaxDeliver?: number
+}
+
+/** The default topology. */
+export const defaultJetStreamConfig: JetStreamConfig = {
+  stream: 'MACHINE_API_RECONCILE',
+  subjectPrefix: 'machine-api.reconcile',
+  consumer: 'reconcilers',
+  deadLetterStream: 'MACHINE_API_DEAD',
+  deadLetterPrefix: 'machine-api.dead',
+  maxDeliver: 5,
+  ackWaitMs: 120_000,
+}
+
+/**
+ * The server-side delivery cap: well above the worker's own `maxDeliver`, because delayed requeues
+ * (nak with delay) also count as deliveries. It only stops a message that crashes every worker;
+ * the max-deliveries advisory then files it as a dead letter.
+ */
+export function serverMaxDeliver(config: JetStreamConfig): number {
+  return config.serverMaxDeliver ?? config.maxDeliver * 20
+}
+
+async function exists(check: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await check()
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Creates the streams and the consumer when missing (idempotent; concurrent workers may race). */
+export async function ensureJetStream(
+  jsm: JetStreamManager,
+  config: JetStreamConfig,
+): Promise<void> {
+  if (!(await exists(() => jsm.streams.info(config.stream)))) {
+    await jsm.streams
+      .add({
+        name: config.stream,
+        subjects: [`${config.subjectPrefix}.>`],
+        retention: RetentionPolicy.Workqueue,
+        max_msgs_per_subject: 1,
+        discard: DiscardPolicy.Old,
+        storage: StorageType.File,
+      })
+      .catch(async (error: unknown) => {
+        if (!(await exists(() => jsm.streams.info(config.stream)))) throw error
+      })
+  }
+  if (!(await exists(() => jsm.streams.info(config.deadLetterStream)))) {
+    await jsm.streams
+      .add({
+        name: config.deadLetterStream,
+        subjects: [`${config.deadLetterPrefix}.>`],
+        retention: RetentionPolicy.Limits,
+        max_age: nanos(7 * 24 * 3600 * 1000),
+        storage: StorageType.File,
+      })
+      .catch(async (error: unknown) => {
+        if (!(await exists(() => jsm.streams.info(config.deadLetterStream)))) throw error
+      })
+  }
+  if (!(await exists(() => jsm.consumers.info(config.stream, config.consumer)))) {
+    await jsm.consumers
+      .add(config.stream, {
+        durable_name: config.consumer,
+        ack_policy: AckPolicy.Explicit,
+        ack_wait: nanos(config.ackWaitMs),
+        max_deliver: serverMaxDeliver(config),
+        filter_subject: `${config.subjectPrefix}.>`,
+      })
+      .catch(async (error: unknown) => {
+        if (!(await exists(() => jsm.consumers.info(config.stream, config.consumer)))) throw error
+      })
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * @module Object keys: what an event names and what a reconcile receives. A key is a hint; the
+ * reconcile re-reads the object it names.
+ */
+import type { KubeObject } from '../kube/resource'
+
+/** Names one object of a kind. `namespace` is undefined for cluster-scoped kinds. */
+export interface ObjectKey {
+  readonly kind: string
+  readonly namespace?: string | undefined
+  readonly name: string
+}
+
+/** `Kind/namespace/name`, or `Kind/name` when cluster-scoped: a stable map key and log field. */
+export function formatKey(key: ObjectKey): string {
+  return key.namespace ? `${key.kind}/${key.namespace}/${key.name}` : `${key.kind}/${key.name}`
+}
+
+/** The inverse of formatKey; undefined for anything that is not a key. */
+export function parseKey(text: string): ObjectKey | undefined {
+  const parts = text.split('/')
+  if (parts.some((p) => p === '')) return undefined
+  const [kind, a, b] = parts
+  if (parts.length === 2 && kind && a) return { kind, name: a }
+  if (parts.length === 3 && kind && a && b) return { kind, namespace: a, name: b }
+  return undefined
+}
+
+/** The key of `obj` as a `kind`; undefined when the object has no name. */
+export function keyOf(kind: string, obj: KubeObject): ObjectKey | undefined {
+  const name = obj.metadata?.name
+  if (!name) return undefined
+  const namespace = obj.metadata?.namespace
+  return namespace ? { kind, namespace, name } : { kind, name }
+}
+
+/** Keys without repeats, first occurrence first. */
+export function uniqueKeys(keys: Iterable<ObjectKey>): ObjectKey[] {
+  const seen = new Map<string, ObjectKey>()
+  for (const key of keys) {
+    const id = formatKey(key)
+    if (!seen.has(id)) seen.set(id, key)
+  }
+  return [...seen.values()]
+}

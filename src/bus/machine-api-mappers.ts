@@ -1,0 +1,71 @@
+/**
+ * @module The machine-api wiring of event mapping: which change wakes which kind. Resource types
+ * are declared here by group/version/plural so the runtime does not depend on the API package.
+ */
+import { coreTypes, type ResourceType } from '../kube/resource'
+import {
+  type EventMapper,
+  nodeToMachineMapper,
+  ownerMapper,
+  selectorMapper,
+  selfMapper,
+} from './event-mapping'
+
+function machineApi(kind: string, plural: string): ResourceType {
+  return { group: 'machine-api.dev', version: 'v1beta1', kind, plural, namespaced: true }
+}
+
+/** The machine-api resource types (storage version). */
+export const machineApiTypes = {
+  machine: machineApi('Machine', 'machines'),
+  machineSet: machineApi('MachineSet', 'machinesets'),
+  machineDeployment: machineApi('MachineDeployment', 'machinedeployments'),
+  machineHealthCheck: machineApi('MachineHealthCheck', 'machinehealthchecks'),
+  machineClass: machineApi('MachineClass', 'machineclasses'),
+} as const
+
+/**
+ * The mappers for the machine-api kinds in `kinds` (the selected controllers): each kind reacts to
+ * itself; Node -> Machine; Machine -> owning MachineSet and selecting MachineHealthChecks;
+ * MachineSet -> owning MachineDeployment. A mapper is included only when its target kind is
+ * selected, so a Machine-only deployment never lists MachineHealthChecks.
+ */
+export function machineApiMappers(kinds: readonly string[]): EventMapper[] {
+  const t = machineApiTypes
+  const wanted = new Set(kinds)
+  const candidates: Array<{ target: string; mapper: EventMapper }> = [
+    ...kinds.map((kind) => ({ target: kind, mapper: selfMapper(kind) })),
+    { target: t.machine.kind, mapper: nodeToMachineMapper(t.machine, coreTypes.node.kind) },
+    { target: t.machineSet.kind, mapper: ownerMapper(t.machine.kind, t.machineSet.kind) },
+    {
+      target: t.machineHealthCheck.kind,
+      mapper: selectorMapper(t.machine.kind, t.machineHealthCheck),
+    },
+    {
+      target: t.machineDeployment.kind,
+      mapper: ownerMapper(t.machineSet.kind, t.machineDeployment.kind),
+    },
+  ]
+  return candidates.filter((c) => wanted.has(c.target)).map((c) => c.mapper)
+}
+
+/**
+ * The source types to watch for the selected kinds: each selected kind, plus Nodes for Machine,
+ * Machines for MachineSet and MachineHealthCheck, MachineSets for MachineDeployment.
+ */
+export function watchedTypes(
+  controllers: ReadonlyArray<{ resource: ResourceType }>,
+): ResourceType[] {
+  const t = machineApiTypes
+  const sources: Record<string, ResourceType[]> = {
+    Machine: [coreTypes.node],
+    MachineSet: [t.machine],
+    MachineHealthCheck: [t.machine],
+    MachineDeployment: [t.machineSet],
+  }
+  const out = new Map<string, ResourceType>()
+  for (const c of controllers) {
+    for (const type of [c.resource, ...(sources[c.resource.kind] ?? [])]) out.set(type.kind, type)
+  }
+  return [...out.values()]
+}

@@ -1,0 +1,45 @@
+/**
+ * @module The reconcile contract every kind plugs into: `reconcile(deps, key) -> { requeueAfterMs? }`.
+ * A kind registers a Controller; transports only ever hand keys to the runner.
+ */
+import type { ObjectKey } from '../../bus/keys'
+import type { Clock } from '../../clock'
+import type { KubeClient } from '../../kube/kube-client'
+import type { ResourceType } from '../../kube/resource'
+import type { Logger } from '../../observability/logger'
+
+/** What a reconcile returns: when to look again, if a timer is pending. No boolean "requeue". */
+export interface ReconcileResult {
+  /** Run this key again after this many milliseconds (the earliest pending timer). */
+  requeueAfterMs?: number
+}
+
+/**
+ * What every reconcile receives. Kinds extend it (providers, config); the runner replaces `log`
+ * with a child carrying the key, kind and reconcile id.
+ */
+export interface ReconcileDeps {
+  kube: KubeClient
+  clock: Clock
+  log: Logger
+  /** The field manager for server-side apply and the Event source component. */
+  fieldManager: string
+}
+
+/** A kind's registration with the runtime. */
+export interface Controller<D extends ReconcileDeps = ReconcileDeps> {
+  /** The kind it reconciles, as in keys (e.g. `Machine`). */
+  readonly kind: string
+  /** The resource it reconciles: listed by the sweep, watched in-process, where failures go. */
+  readonly resource: ResourceType
+  /**
+   * Reads fresh state for `key`, plans, acts idempotently, writes status last. Throws
+   * TransientError / PermanentError (or lets KubeApiError through); never sleeps or polls.
+   */
+  reconcile(deps: D, key: ObjectKey): Promise<ReconcileResult>
+}
+
+/** The `--controllers` name of a kind: its lowercase kind (`machinehealthcheck`). */
+export function controllerName(controller: { kind: string }): string {
+  return controller.kind.toLowerCase()
+}

@@ -1,0 +1,111 @@
+/**
+ * @module The reconcile runner: runs one key through its kind's controller and turns the result or
+ * error into an outcome every transport understands. Logs carry key, kind and a reconcile id;
+ * metrics record duration by result, errors by reason and requeues by cause.
+ */
+import { randomUUID } from 'node:crypto'
+import { formatKey, type ObjectKey } from '../../bus/keys'
+import { errorMessage } from '../../errors'
+import type { RuntimeMetrics } from '../../observability/runtime-metrics'
+import { type BackoffPolicy, createBackoffTracker } from './backoff'
+import { classifyError } from './classify'
+import type { Controller, ReconcileDeps } from './controller'
+import { recordStalled } from './stalled'
+
+/** The outcome of one run, for transports (queue, HTTP status, JetStream ack/nak). */
+export type RunOutcome =
+  /** Done; nothing scheduled. */
+  | { type: 'done' }
+  /** Done for now; the controller asked to look again after `afterMs`. */
+  | { type: 'requeue'; afterMs: number }
+  /** Failed transiently; try again after `afterMs` (backoff or the error's own delay). */
+  | { type: 'retry'; afterMs: number; reason: string }
+  /** Failed permanently; recorded on the object, not retried until its spec changes. */
+  | { type: 'permanent'; reason: string }
+  /** No selected controller for this kind (another deployment runs it). */
+  | { type: 'skipped' }
+
+/** Runs keys; safe to call for the same key concurrently (reconciles are idempotent). */
+export interface Runner {
+  run(key: ObjectKey): Promise<RunOutcome>
+  /** The kinds this runner reconciles. */
+  kinds(): string[]
+}
+
+/** Options of createRunner. */
+export interface RunnerOptions<D extends ReconcileDeps> {
+  controllers: readonly Controller<D>[]
+  deps: D
+  metrics?: RuntimeMetrics | undefined
+  backoff?: BackoffPolicy | undefined
+}
+
+/** A runner over the selected `controllers`, sharing `deps` (kube, clock, log...). */
+export function createRunner<D extends ReconcileDeps>(options: RunnerOptions<D>): Runner {
+  const byKind = new Map(options.controllers.map((c) => [c.kind, c]))
+  const backoff = createBackoffTracker(options.backoff)
+  const { deps, metrics } = options
+
+  async function run(key: ObjectKey): Promise<RunOutcome> {
+    const controller = byKind.get(key.kind)
+    if (!controller) return { type: 'skipped' }
+    const reconcileId = randomUUID().slice(0, 8)
+    const log = deps.log.child({ key: formatKey(key), kind: key.kind, reconcileId })
+    const started = performance.now()
+    const outcome = await attempt(controller, key, { ...deps, log })
+    const seconds = (performance.now() - started) / 1000
+    const result = outcome.type === 'done' ? 'success' : outcome.type
+    metrics?.reconcileDuration.observe({ kind: key.kind, result }, seconds)
+    if (outcome.type === 'requeue') metrics?.requeues.inc({ kind: key.kind, cause: 'requested' })
+    if (outcome.type === 'retry') {
+      metrics?.requeues.inc({ kind: key.kind, cause: 'error' })
+      metrics?.reconcileErrors.inc({ kind: key.kind, reason: outcome.reason })
+    }
+    if (outcome.type === 'permanent') {
+      metrics?.reconcileErrors.inc({ kind: key.kind, reason: outcome.reason })
+    }
+    log.debug({ outcome, ms: Math.round(seconds * 1000) }, 'reconciled')
+    return outcome
+  }
+
+  async function attempt(
+    controller: Controller<D>,
+    key: ObjectKey,
+    runDeps: D,
+  ): Promise<RunOutcome> {
+    try {
+      const result = await controller.reconcile(runDeps, key)
+      backoff.success(key)
+      const after = result.requeueAfterMs
+      return after !== undefined && after >= 0
+        ? { type: 'requeue', afterMs: after }
+        : { type: 'done' }
+    } catch (error) {
+      const outcome = classifyError(error)
+      if (outcome.type === 'permanent') {
+        backoff.success(key)
+        runDeps.log.warn({ reason: outcome.reason, err: outcome.message }, 'permanent failure')
+        await recordStalled(
+          { ...runDeps, now: runDeps.clock.now() },
+          { resource: controller.resource, key },
+          outcome,
+        )
+        return { type: 'permanent', reason: outcome.reason }
+      }
+      // Count every transient failure so repeated conflicts also slow down, but honour the
+      // error's own delay when it has one (Retry-After, conflict).
+      const backoffMs = backoff.failure(key)
+      const afterMs = outcome.retryAfterMs ?? backoffMs
+      runDeps.log.info({ reason: outcome.reason, err: errorMessage(error), afterMs }, 'will retry')
+      return { type: 'retry', afterMs, reason: outcome.reason }
+    }
+  }
+
+  return { run, kinds: () => [...byKind.keys()] }
+}
+
+/** The delay a queue should use for an outcome, or undefined when nothing is scheduled. */
+export function requeueDelay(outcome: RunOutcome): number | undefined {
+  if (outcome.type === 'requeue' || outcome.type === 'retry') return outcome.afterMs
+  return undefined
+}

@@ -1,0 +1,177 @@
+/**
+ * The CloudEvents HTTP function against a real apiserver: Knative ApiServerSource events in
+ * Reference and Resource modes, binary and structured, PingSource sweeps, and non-2xx on failure.
+ */
+import type { KubeConfig } from '@kubernetes/client-node'
+import { CloudEvent, HTTP } from 'cloudevents'
+import { Registry } from 'prom-client'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ownerMapper, selfMapper } from '../../../src/bus/event-mapping'
+import { createReconcileApp } from '../../../src/bus/http-app'
+import { TransientError } from '../../../src/errors'
+import type { KubeClient } from '../../../src/kube/kube-client'
+import { coreTypes, type KubeObject } from '../../../src/kube/resource'
+import { silentLogger } from '../../../src/observability/logger'
+import type { Controller } from '../../../src/reconcile/runtime/controller'
+import { createRunner } from '../../../src/reconcile/runtime/runner'
+import { testKubeConfig, testNamespace } from '../../harness/kube'
+import {
+  childName,
+  converged,
+  ensureWidgetCrd,
+  testDeps,
+  testKube,
+  widget,
+  widgetController,
+  widgetType,
+} from '../runtime/widget'
+
+let kc: KubeConfig
+let kube: KubeClient
+
+beforeAll(async () => {
+  kc = testKubeConfig()
+  kube = testKube(kc)
+  await ensureWidgetCrd(kube)
+})
+
+afterAll(() => kube.close())
+
+function app(controller: Controller = widgetController(), namespace?: string) {
+  return createReconcileApp({
+    kube,
+    runner: createRunner({ controllers: [controller], deps: testDeps(kube) }),
+    mappers: [selfMapper('Widget'), ownerMapper('ConfigMap', 'Widget')],
+    reconciled: [widgetType],
+    watched: [widgetType, coreTypes.configMap],
+    log: silentLogger(),
+    registry: new Registry(),
+    namespace,
+  })
+}
+
+type Mode = 'binary' | 'structured'
+
+async function post(target: ReturnType<typeof app>, ce: CloudEvent<unknown>, mode: Mode) {
+  const message = mode === 'binary' ? HTTP.binary(ce) : HTTP.structured(ce)
+  return await target.request('/', {
+    method: 'POST',
+    headers: message.headers as Record<string, string>,
+    body: String(message.body),
+  })
+}
+
+function refEvent(
+  kind: string,
+  namespace: string,
+  name: string,
+  apiVersion: string,
+): CloudEvent<unknown> {
+  return new CloudEvent({
+    type: 'dev.knative.apiserver.ref.update',
+    source: 'https://kubernetes.default.svc',
+    data: { apiVersion, kind, namespace, name },
+  })
+}
+
+function resourceEvent(obj: KubeObject): CloudEvent<unknown> {
+  return new CloudEvent({
+    type: 'dev.knative.apiserver.resource.update',
+    source: 'https://k8s',
+    data: obj,
+  })
+}
+
+describe('CloudEvents HTTP function', () => {
+  it.each<[Mode]>([['binary'], ['structured']])(
+    'reconciles from Reference and Resource events (%s)',
+    async (mode) => {
+      const namespace = await testNamespace(kc, `ce-${mode}`)
+      const target = app()
+      await kube.create(widgetType, widget(namespace, 'by-ref', 2))
+      const byRef = await post(
+        target,
+        refEvent('Widget', namespace, 'by-ref', 'runtime-test.machine-api.dev/v1'),
+        mode,
+      )
+      expect(byRef.status).toBe(204)
+      expect(await converged(kube, namespace, 'by-ref')).toBe(true)
+
+      const created = await kube.create(widgetType, widget(namespace, 'by-resource', 1))
+      const byResource = await post(target, resourceEvent(created), mode)
+      expect(byResource.status).toBe(204)
+      expect(await converged(kube, namespace, 'by-resource')).toBe(true)
+    },
+  )
+
+  it('reads a referenced child fresh to find its owner', async () => {
+    const namespace = await testNamespace(kc, 'ce-owner')
+    const target = app()
+    await kube.create(widgetType, widget(namespace, 'parent', 1))
+    await post(
+      target,
+      refEvent('Widget', namespace, 'parent', 'runtime-test.machine-api.dev/v1'),
+      'binary',
+    )
+    await kube.mergePatch(widgetType, { namespace, name: 'parent' }, { spec: { replicas: 2 } })
+    // A Reference event for the child carries no ownerReferences: the function reads them.
+    const res = await post(
+      target,
+      refEvent('ConfigMap', namespace, childName('parent', 0), 'v1'),
+      'binary',
+    )
+    expect(res.status).toBe(204)
+    expect(await converged(kube, namespace, 'parent')).toBe(true)
+  })
+
+  it('sweeps every object on a PingSource tick', async () => {
+    const namespace = await testNamespace(kc, 'ce-ping')
+    for (const name of ['a', 'b', 'c']) await kube.create(widgetType, widget(namespace, name, 1))
+    const ping = new CloudEvent({
+      type: 'dev.knative.sources.ping',
+      source: '/apis/v1/namespaces/x/pingsources/p',
+      data: {},
+    })
+    expect((await post(app(widgetController(), namespace), ping, 'structured')).status).toBe(204)
+    for (const name of ['a', 'b', 'c']) expect(await converged(kube, namespace, name)).toBe(true)
+  })
+
+  it('answers 503 with Retry-After when a reconcile fails, so the broker retries', async () => {
+    const namespace = await testNamespace(kc, 'ce-fail')
+    await kube.create(widgetType, widget(namespace, 'w', 1))
+    const failing: Controller = {
+      kind: 'Widget',
+      resource: widgetType,
+      reconcile: async () => {
+        throw new TransientError('provider unavailable', {
+          reason: 'ProviderDown',
+          retryAfterMs: 4000,
+        })
+      },
+    }
+    const res = await post(
+      app(failing),
+      refEvent('Widget', namespace, 'w', 'runtime-test.machine-api.dev/v1'),
+      'binary',
+    )
+    expect(res.status).toBe(503)
+    expect(res.headers.get('retry-after')).toBe('4')
+    expect(await res.json()).toMatchObject({ failures: [{ reason: 'ProviderDown' }] })
+  })
+
+  it('answers 400 to something that is not a CloudEvent', async () => {
+    const res = await app().request('/', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    })
+    expect(res.status).toBe(400)
+  })
+
+  it('serves health and metrics', async () => {
+    const target = app()
+    expect((await target.request('/healthz')).status).toBe(200)
+    expect((await target.request('/readyz')).status).toBe(200)
+    expect(await (await target.request('/metrics')).text()).toBeTypeOf('string')
+  })
+})

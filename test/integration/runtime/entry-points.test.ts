@@ -1,0 +1,113 @@
+/**
+ * The compositions behind functions/: the HTTP reconcile function served on a real port, and the
+ * worker on each bus (in-process; JetStream with the watch bridge against a real nats-server),
+ * each with its health endpoints.
+ */
+import type { KubeConfig } from '@kubernetes/client-node'
+import { CloudEvent, emitterFor, httpTransport, Mode } from 'cloudevents'
+import { Registry } from 'prom-client'
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
+import { startReconcileFunction } from '../../../src/bus/entry/reconcile-function'
+import { startWorker } from '../../../src/bus/entry/worker'
+import { realTimers } from '../../../src/bus/timers'
+import { type RuntimeDeps, type RuntimeSettings, readSettings } from '../../../src/deps'
+import type { KubeClient } from '../../../src/kube/kube-client'
+import { createRuntimeMetrics } from '../../../src/observability/runtime-metrics'
+import { testKubeConfig, testNamespace, waitFor } from '../../harness/kube'
+import { startNatsServer } from '../../harness/nats/nats-server'
+import {
+  converged,
+  ensureWidgetCrd,
+  testDeps,
+  testKube,
+  widget,
+  widgetController,
+  widgetType,
+} from './widget'
+
+let kc: KubeConfig
+let kube: KubeClient
+
+beforeAll(async () => {
+  kc = testKubeConfig()
+  kube = testKube(kc)
+  await ensureWidgetCrd(kube)
+})
+
+afterAll(() => kube.close())
+
+function runtimeDeps(): RuntimeDeps {
+  const registry = new Registry()
+  return {
+    ...testDeps(kube),
+    registry,
+    metrics: createRuntimeMetrics(registry),
+    timers: realTimers(),
+    close: () => {},
+  }
+}
+
+function settings(
+  namespace: string,
+  argv: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+): RuntimeSettings {
+  return { ...readSettings(argv, { PORT: '0', ...env }), namespace }
+}
+
+async function healthy(port: number): Promise<boolean> {
+  const ready = await fetch(`http://127.0.0.1:${port}/readyz`)
+  return ready.status === 200
+}
+
+describe('entry points', () => {
+  it('serves the reconcile function over HTTP for a binary CloudEvent', async () => {
+    const namespace = await testNamespace(kc, 'entry-http')
+    const deps = runtimeDeps()
+    const server = await startReconcileFunction(deps, settings(namespace), [widgetController()])
+    onTestFinished(() => server.close())
+    await kube.create(widgetType, widget(namespace, 'w', 2))
+    const emit = emitterFor(httpTransport(`http://127.0.0.1:${server.port}/`), {
+      mode: Mode.BINARY,
+    })
+    await emit(
+      new CloudEvent({
+        type: 'dev.knative.apiserver.ref.add',
+        source: 'https://kubernetes.default.svc',
+        data: {
+          apiVersion: 'runtime-test.machine-api.dev/v1',
+          kind: 'Widget',
+          namespace,
+          name: 'w',
+        },
+      }),
+    )
+    expect(await converged(kube, namespace, 'w')).toBe(true)
+    const metrics = await (await fetch(`http://127.0.0.1:${server.port}/metrics`)).text()
+    expect(metrics).toContain(
+      'machine_api_reconcile_duration_seconds_count{kind="Widget",result="success"} 1',
+    )
+  })
+
+  it('runs the in-process worker until stopped', async () => {
+    const namespace = await testNamespace(kc, 'entry-inproc')
+    const s = settings(namespace, ['--bus', 'in-process'], { SWEEP_PERIOD_SECONDS: '0' })
+    const worker = await startWorker(runtimeDeps(), s, [widgetController()])
+    onTestFinished(() => worker.stop())
+    await kube.create(widgetType, widget(namespace, 'w', 1))
+    await waitFor('converged in-process', () => converged(kube, namespace, 'w'))
+    await waitFor('ready', () => healthy(worker.port))
+  })
+
+  it('runs the JetStream worker with the watch bridge and serves /readyz', async () => {
+    const nats = await startNatsServer()
+    onTestFinished(() => nats.stop())
+    const namespace = await testNamespace(kc, 'entry-js')
+    const s = settings(namespace, ['--bus', 'jetstream', '--bridge'], { NATS_URL: nats.url })
+    const worker = await startWorker(runtimeDeps(), { ...s, port: 0 }, [widgetController()])
+    onTestFinished(() => worker.stop())
+    await kube.create(widgetType, widget(namespace, 'w', 3))
+    await waitFor('converged through JetStream', () => converged(kube, namespace, 'w'))
+    expect(await healthy(worker.port)).toBe(true)
+  })
+})
