@@ -1,16 +1,14 @@
 /** @module Entry point of the webhook function: env -> deps -> HTTPS server for /mutate /validate /convert. */
 import { KubeConfig } from '@kubernetes/client-node'
-import type { ProviderSpecSchemas } from '../src/api/shared/provider-spec'
 import { createLogger } from '../src/observability/logger'
 import { createMetricsRegistry } from '../src/observability/metrics'
+import { builtInProviderSpecSchemas } from '../src/providers/schemas'
 import { createWebhookApp } from '../src/webhooks/app'
 import { machineClassLookup } from '../src/webhooks/machine-class-lookup'
 import { startWebhookServer } from '../src/webhooks/server'
 
 const env = process.env
 const logger = createLogger({ name: 'machine-api-webhook' })
-// TODO(lead): wire the provider registry from src/providers; until then no provider is known.
-const providerSchemas: ProviderSpecSchemas = () => undefined
 
 // The class lookup only feeds a warning: without a usable kubeconfig the webhook still serves.
 function classLookup() {
@@ -27,7 +25,7 @@ function classLookup() {
 const app = createWebhookApp({
   logger,
   metrics: createMetricsRegistry(),
-  providerSchemas,
+  providerSchemas: builtInProviderSpecSchemas,
   ...classLookup(),
 })
 const server = await startWebhookServer(app, {

@@ -4,12 +4,16 @@
  */
 import { startWorker } from '../src/bus/entry/worker'
 import { createDeps, readSettings } from '../src/deps'
+import { createDefaultProviders } from '../src/providers/default-registry'
 import { controllerCatalog } from '../src/reconcile/runtime/catalog'
 import { selectControllers } from '../src/reconcile/runtime/selection'
 
 const settings = readSettings(process.argv.slice(2), process.env)
 const deps = createDeps('machine-api-worker')
-const controllers = selectControllers(controllerCatalog(), settings.controllers)
+const controllers = selectControllers(
+  controllerCatalog({ providers: createDefaultProviders(deps.kube, process.env) }),
+  settings.controllers,
+)
 const worker = await startWorker(deps, settings, controllers)
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -1,3 +1,3 @@
 export type { MachineDeps } from './machine-deps'
 export { machineFinalizer } from './machine-deps'
-export { machineController, reconcileMachine } from './reconcile'
+export { machineController, machineControllerWith, reconcileMachine } from './reconcile'

@@ -10,7 +10,8 @@ import type { MachineClass } from '../../api/v1beta1/machine-class'
 import type { ObjectKey } from '../../bus/keys'
 import { machineApiTypes } from '../../bus/machine-api-mappers'
 import { hasKubeReason } from '../../kube/errors'
-import type { Controller, ReconcileResult } from '../runtime/controller'
+import type { ProviderRegistry } from '../../providers/registry'
+import type { Controller, ReconcileDeps, ReconcileResult } from '../runtime/controller'
 import { findCondition } from '../shared/conditions'
 import { type DeletionProvider, reconcileDeletion } from './deletion'
 import { configurationRetryMs, type MachineDeps, machineFinalizer } from './machine-deps'
@@ -26,6 +27,21 @@ export const machineController: Controller<MachineDeps> = {
   kind: 'Machine',
   resource: machineApiTypes.machine,
   reconcile: reconcileMachine,
+}
+
+/**
+ * The Machine controller for the common runtime deps: the provider registry (and tuning) are
+ * bound here, so the runner can hand every controller the same deps.
+ */
+export function machineControllerWith(
+  providers: ProviderRegistry,
+  tuning: Partial<Omit<MachineDeps, keyof ReconcileDeps | 'providers'>> = {},
+): Controller<ReconcileDeps> {
+  return {
+    kind: machineController.kind,
+    resource: machineController.resource,
+    reconcile: (deps, key) => reconcileMachine({ ...deps, ...tuning, providers }, key),
+  }
 }
 
 /** Reconciles one Machine; see the module comment for the order of phases. */

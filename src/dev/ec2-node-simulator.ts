@@ -1,0 +1,113 @@
+/**
+ * @module Plays the kubelet (and the cloud node controller) of every EC2 instance machine-api
+ * launched, for the demo: moto runs no VMs, so this registers a Node per running instance with
+ * the instance's providerID and IP, annotated for kwok to keep it Ready, and deletes the Node of
+ * an instance that is gone. Honest simulation: nothing here is used outside `npm run dev`.
+ */
+import { DescribeInstancesCommand, type EC2Client, type Instance } from '@aws-sdk/client-ec2'
+import type { V1Node } from '@kubernetes/client-node'
+import { hasKubeReason } from '../kube/errors'
+import type { KubeClient } from '../kube/kube-client'
+import { listPages } from '../kube/paged-list'
+import { coreTypes, type KubeObject } from '../kube/resource'
+import type { Logger } from '../observability/logger'
+import { formatAwsProviderID } from '../providers/aws/provider-id'
+import { tagKeys } from '../providers/aws/tags'
+
+/** Marks the Nodes the simulator owns, so it never deletes anything else. */
+export const simulatedByLabel = 'machine-api.dev/simulated-by'
+
+/** The Node a running instance registers (named like EC2's private DNS names). */
+export function nodeForInstance(instance: Instance): V1Node | undefined {
+  const id = instance.InstanceId
+  const zone = instance.Placement?.AvailabilityZone
+  const ip = instance.PrivateIpAddress
+  if (!id || !zone || !ip) return undefined
+  return {
+    metadata: {
+      name: `ip-${ip.replaceAll('.', '-')}.ec2.internal`,
+      labels: {
+        [simulatedByLabel]: 'ec2-node-simulator',
+        'node.kubernetes.io/instance-type': instance.InstanceType ?? 'unknown',
+        'topology.kubernetes.io/zone': zone,
+      },
+      annotations: { 'kwok.x-k8s.io/node': 'fake' },
+    },
+    spec: { providerID: formatAwsProviderID(zone, id) },
+    status: { addresses: [{ type: 'InternalIP', address: ip }] },
+  }
+}
+
+/** One pass: a Node for every running instance, no Node for an instance that is gone. */
+export async function syncSimulatedNodes(options: {
+  ec2: EC2Client
+  kube: KubeClient
+  log: Logger
+}): Promise<void> {
+  const out = await options.ec2.send(
+    new DescribeInstancesCommand({
+      Filters: [
+        { Name: 'tag-key', Values: [tagKeys.machineUid] },
+        { Name: 'instance-state-name', Values: ['running'] },
+      ],
+    }),
+  )
+  const wanted = new Map<string, V1Node>()
+  for (const instance of (out.Reservations ?? []).flatMap((r) => r.Instances ?? [])) {
+    const node = nodeForInstance(instance)
+    if (node?.metadata?.name) wanted.set(node.metadata.name, node)
+  }
+  const existing = new Set<string>()
+  for await (const page of listPages<V1Node & KubeObject>(options.kube, coreTypes.node, {
+    labelSelector: simulatedByLabel,
+  })) {
+    for (const node of page.items) {
+      const name = node.metadata?.name ?? ''
+      existing.add(name)
+      if (!wanted.has(name)) {
+        await options.kube.delete(coreTypes.node, { name })
+        options.log.info({ node: name }, 'instance gone; simulated Node deleted')
+      }
+    }
+  }
+  for (const [name, node] of wanted) {
+    if (existing.has(name)) continue
+    try {
+      await options.kube.create(coreTypes.node, {
+        apiVersion: 'v1',
+        kind: 'Node',
+        ...node,
+      } as KubeObject)
+      options.log.info(
+        { node: name, providerID: node.spec?.providerID },
+        'simulated Node registered',
+      )
+    } catch (error) {
+      if (!hasKubeReason(error, 'AlreadyExists')) throw error
+    }
+  }
+}
+
+/** Runs `syncSimulatedNodes` every `periodMs` until the returned stop function is called. */
+export function startEc2NodeSimulator(options: {
+  ec2: EC2Client
+  kube: KubeClient
+  log: Logger
+  periodMs?: number
+}): () => void {
+  let stopped = false
+  let timer: NodeJS.Timeout | undefined
+  const tick = async () => {
+    try {
+      await syncSimulatedNodes(options)
+    } catch (error) {
+      options.log.warn({ err: String(error) }, 'node simulator pass failed')
+    }
+    if (!stopped) timer = setTimeout(tick, options.periodMs ?? 2000)
+  }
+  void tick()
+  return () => {
+    stopped = true
+    if (timer) clearTimeout(timer)
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * @module The providers a deployed function runs: aws and kwok, configured from the environment.
+ *
+ * - `MACHINE_API_OWNER_ID`: the ownership tag value on EC2 resources (default `machine-api`); the
+ *   orphan sweep only considers instances with its own value.
+ * - `AWS_REGION`: the default region when a spec names none.
+ * - `AWS_EC2_ENDPOINT`: an EC2 endpoint override (moto in the demo and tests).
+ * - `MACHINE_API_PROVIDERS`: comma-separated subset to enable (default: all).
+ */
+import type { KubeClient } from '../kube/kube-client'
+import { createAwsProvider } from './aws/provider'
+import { kubeNodeWriter } from './kwok/kube-node-writer'
+import { createKwokProvider } from './kwok/provider'
+import { createProviderRegistry, type Provider, type ProviderRegistry } from './registry'
+
+export function createDefaultProviders(kube: KubeClient, env: NodeJS.ProcessEnv): ProviderRegistry {
+  const all: Record<string, () => Provider> = {
+    aws: () =>
+      createAwsProvider({
+        ownerId: env.MACHINE_API_OWNER_ID ?? 'machine-api',
+        ...(env.AWS_REGION ? { defaultRegion: env.AWS_REGION } : {}),
+        ...(env.AWS_EC2_ENDPOINT ? { endpoint: env.AWS_EC2_ENDPOINT } : {}),
+      }),
+    kwok: () => createKwokProvider({ nodes: kubeNodeWriter(kube) }),
+  }
+  const wanted = (env.MACHINE_API_PROVIDERS ?? Object.keys(all).join(','))
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
+  const unknown = wanted.filter((name) => !(name in all))
+  if (unknown.length > 0) {
+    throw new Error(
+      `MACHINE_API_PROVIDERS names unknown providers: ${unknown.join(', ')} (have: ${Object.keys(all).join(', ')})`,
+    )
+  }
+  return createProviderRegistry(wanted.map((name) => (all[name] as () => Provider)()))
+}
