@@ -1,35 +1,160 @@
 /**
- * The local demo: a real control plane (etcd, kube-apiserver, KCM, scheduler, kwok) in the
- * foreground. Prints `KUBECONFIG=<path>` and `KUBECTL=<path>` once ready (scripts rely on both
- * lines) and stops everything on SIGINT/SIGTERM.
+ * `npm run dev`: the whole system on one machine. A real control plane (etcd, kube-apiserver, KCM,
+ * scheduler, kwok), moto's EC2 server, the webhook server over TLS with CRDs and webhook
+ * configurations installed, the reconcile worker on the in-process bus with its sweep timer, and
+ * a node simulator playing the kubelet of every moto instance. Creates an example namespace and
+ * prints a live table of Machines until Ctrl-C.
+ *
+ * Prints `KUBECONFIG=<path>`, `KUBECTL=<path>` and (aws) `EC2_ENDPOINT=<url>` lines: scripts rely
+ * on them.
  */
-import { type ControlPlane, startControlPlane } from '../test/harness/controlplane'
+import { parseArgs } from 'node:util'
+import { DescribeImagesCommand, EC2Client } from '@aws-sdk/client-ec2'
+import { KubeConfig } from '@kubernetes/client-node'
+import { startWorker } from '../src/bus/entry/worker'
+import { machineApiTypes } from '../src/bus/machine-api-mappers'
+import { createDeps, readSettings } from '../src/deps'
+import { applyDemoObjects } from '../src/dev/apply-objects'
+import { startEc2NodeSimulator } from '../src/dev/ec2-node-simulator'
+import { demoNamespace, demoObjects } from '../src/dev/examples'
+import { installMachineApi } from '../src/dev/install-api'
+import { formatMachineTable } from '../src/dev/machine-table'
+import { createLogger } from '../src/observability/logger'
+import { createDefaultProviders } from '../src/providers/default-registry'
+import { builtInProviderSpecSchemas } from '../src/providers/schemas'
+import { controllerCatalog } from '../src/reconcile/runtime/catalog'
+import { controlPlaneBinDir, startControlPlane } from '../test/harness/controlplane'
+import { freePort } from '../test/harness/controlplane/free-port'
+import { startMotoServer } from '../test/harness/moto/moto-server'
+import { startTestWebhookServer } from '../test/harness/webhook-server'
 
-let controlPlane: ControlPlane | undefined
-let stopRequested: string | undefined
+const usage = `Usage: npm run dev -- [--provider aws|kwok] [--kubeconfig PATH]
+
+  --provider aws    machines are EC2 instances on a local moto server (default)
+  --provider kwok   machines are simulated Nodes only (no cloud at all)
+  --kubeconfig P    use an existing cluster instead of starting one (its apiserver must reach
+                    127.0.0.1, where the webhook server listens)
+`
+const { values } = parseArgs({
+  options: {
+    provider: { type: 'string', default: 'aws' },
+    kubeconfig: { type: 'string' },
+    help: { type: 'boolean', default: false },
+  },
+})
+if (values.help) {
+  console.log(usage)
+  process.exit(0)
+}
+const provider = values.provider
+if (provider !== 'aws' && provider !== 'kwok') {
+  console.error(`--provider must be aws or kwok, got ${provider}\n\n${usage}`)
+  process.exit(2)
+}
+
+const stops: Array<() => Promise<unknown> | unknown> = []
+let stopping = false
 // Children are unref'd so a crash never hangs on them; this timer keeps the demo in the foreground.
 const keepAlive = setInterval(() => {}, 60_000)
-
 async function shutdown(signal: string): Promise<void> {
-  if (stopRequested) return
-  stopRequested = signal
-  // A signal during start is handled once the start finishes (see below).
-  if (!controlPlane) return
+  if (stopping) return
+  stopping = true
   console.log(`${signal}: stopping`)
-  await controlPlane.stop()
+  for (const stop of stops.reverse()) {
+    await Promise.resolve()
+      .then(stop)
+      .catch((error: unknown) => console.error(`while stopping: ${String(error)}`))
+  }
   clearInterval(keepAlive)
   process.exit(0)
 }
-// Registered before anything starts: a Ctrl-C at any moment must stop what was started.
+// Registered before anything starts: a Ctrl-C at any moment stops what was started so far.
 process.on('SIGINT', () => void shutdown('SIGINT'))
 process.on('SIGTERM', () => void shutdown('SIGTERM'))
-
-controlPlane = await startControlPlane()
-console.log(`KUBECONFIG=${controlPlane.kubeconfigPath}`)
-console.log(`KUBECTL=${controlPlane.kubectlPath}`)
-console.log(`control plane ${controlPlane.version} at ${controlPlane.server}; Ctrl-C stops it`)
-if (stopRequested) {
-  const signal = stopRequested
-  stopRequested = undefined
-  await shutdown(signal)
+const started = <T>(value: T, stop: (value: T) => Promise<unknown> | unknown): T => {
+  stops.push(() => stop(value))
+  if (stopping) void shutdown('stop requested during start')
+  return value
 }
+
+let kubeconfigPath = values.kubeconfig
+let kubectlPath = 'kubectl'
+if (!kubeconfigPath) {
+  const controlPlane = started(await startControlPlane(), (cp) => cp.stop())
+  kubeconfigPath = controlPlane.kubeconfigPath
+  kubectlPath = controlPlane.kubectlPath
+} else {
+  kubectlPath = `${controlPlaneBinDir()}/kubectl`
+}
+console.log(`KUBECONFIG=${kubeconfigPath}`)
+console.log(`KUBECTL=${kubectlPath}`)
+process.env.KUBECONFIG = kubeconfigPath
+
+const moto = provider === 'aws' ? started(await startMotoServer(), (m) => m.stop()) : undefined
+if (moto) console.log(`EC2_ENDPOINT=${moto.endpoint}`)
+
+const log = createLogger({ name: 'machine-api-dev', level: process.env.LOG_LEVEL ?? 'warn' })
+const deps = started(createDeps('machine-api-dev', { log }), (d) => d.close())
+const kubeConfig = new KubeConfig()
+kubeConfig.loadFromFile(kubeconfigPath)
+const webhook = started(
+  await startTestWebhookServer({
+    providerSchemas: builtInProviderSpecSchemas,
+    kubeConfig,
+    logger: log,
+  }),
+  (w) => w.stop(),
+)
+await installMachineApi(deps.kube, {
+  url: webhook.url,
+  caBundle: webhook.caBundle,
+  name: 'machine-api-dev',
+})
+
+const env = {
+  ...process.env,
+  ...(moto ? { AWS_EC2_ENDPOINT: moto.endpoint, AWS_REGION: 'eu-west-1' } : {}),
+}
+const providers = started(createDefaultProviders(deps.kube, env), (p) => p.close())
+const settings = readSettings([], {
+  ...process.env,
+  PORT: String(await freePort()),
+  SWEEP_PERIOD_SECONDS: '30',
+})
+started(await startWorker(deps, settings, controllerCatalog({ providers })), (w) => w.stop())
+
+let amiId: string | undefined
+if (moto) {
+  const ec2 = started(
+    new EC2Client({
+      region: 'eu-west-1',
+      endpoint: moto.endpoint,
+      credentials: { accessKeyId: 'demo', secretAccessKey: 'demo' },
+    }),
+    (c) => c.destroy(),
+  )
+  const images = await ec2.send(new DescribeImagesCommand({ Owners: ['amazon'] }))
+  amiId = images.Images?.find((i) => i.RootDeviceName)?.ImageId
+  started(startEc2NodeSimulator({ ec2, kube: deps.kube, log }), (stop) => stop())
+}
+await applyDemoObjects(deps.kube, demoObjects({ provider, ...(amiId ? { amiId } : {}) }))
+console.log(
+  `demo: namespace ${demoNamespace} has a ${provider} MachineClass, MachineDeployment "workers" (3) and a MachineHealthCheck`,
+)
+console.log(
+  `try: "$KUBECTL" --kubeconfig "$KUBECONFIG" -n ${demoNamespace} get machines,machinesets,machinedeployments`,
+)
+
+let lastTable = ''
+const table = setInterval(async () => {
+  const page = await deps.kube
+    .list(machineApiTypes.machine, { namespace: demoNamespace })
+    .catch(() => undefined)
+  if (!page || stopping) return
+  const text = formatMachineTable(page.items)
+  if (text !== lastTable) {
+    lastTable = text
+    console.log(`\n${new Date().toISOString()}\n${text}`)
+  }
+}, 2000)
+stops.push(() => clearInterval(table))

@@ -4,6 +4,9 @@
  */
 import type { ProviderRegistry } from '../../providers/registry'
 import { machineControllerWith } from '../machine'
+import { machineDeploymentController } from '../machine-deployment/reconcile'
+import { machineHealthCheckController } from '../machine-health-check/reconcile'
+import { machineSetController } from '../machine-set/reconcile'
 import type { Controller, ReconcileDeps } from './controller'
 
 /** What controllers need beyond the common runtime deps. */
@@ -13,5 +16,10 @@ export interface CatalogOptions {
 
 /** Every registered controller. */
 export function controllerCatalog(options: CatalogOptions): Controller<ReconcileDeps>[] {
-  return [machineControllerWith(options.providers)]
+  return [
+    machineControllerWith(options.providers),
+    machineSetController(),
+    machineDeploymentController(),
+    machineHealthCheckController(),
+  ]
 }

@@ -1,0 +1,26 @@
+/** @module Creates the demo's objects with server-side apply (re-running the demo is harmless). */
+import { machineApiTypes } from '../bus/machine-api-mappers'
+import type { KubeClient } from '../kube/kube-client'
+import { coreTypes, type KubeObject, type ResourceType } from '../kube/resource'
+
+const types: Record<string, ResourceType> = {
+  Namespace: coreTypes.namespace,
+  Secret: { group: '', version: 'v1', kind: 'Secret', plural: 'secrets', namespaced: true },
+  MachineClass: machineApiTypes.machineClass,
+  MachineDeployment: machineApiTypes.machineDeployment,
+  MachineSet: machineApiTypes.machineSet,
+  MachineHealthCheck: machineApiTypes.machineHealthCheck,
+  Machine: machineApiTypes.machine,
+}
+
+/** Applies each object in order. */
+export async function applyDemoObjects(
+  kube: KubeClient,
+  objects: readonly KubeObject[],
+): Promise<void> {
+  for (const object of objects) {
+    const type = types[object.kind ?? '']
+    if (!type) throw new Error(`no resource type for kind ${object.kind}`)
+    await kube.apply(type, object, { fieldManager: 'machine-api-dev', force: true })
+  }
+}
