@@ -10,6 +10,7 @@ import {
   selectorMapper,
   selfMapper,
 } from './event-mapping'
+import { nodeToHealthCheckMapper } from './node-health-check-mapper'
 
 function machineApi(kind: string, plural: string): ResourceType {
   return { group: 'machine-api.dev', version: 'v1beta1', kind, plural, namespaced: true }
@@ -41,6 +42,8 @@ export function machineApiMappers(kinds: readonly string[]): EventMapper[] {
       target: t.machineHealthCheck.kind,
       mapper: selectorMapper(t.machine.kind, t.machineHealthCheck),
     },
+    // Node conditions are what health checks judge; a Node turning NotReady changes no Machine.
+    { target: t.machineHealthCheck.kind, mapper: nodeToHealthCheckMapper(t) },
     {
       target: t.machineDeployment.kind,
       mapper: ownerMapper(t.machineSet.kind, t.machineDeployment.kind),
@@ -60,7 +63,7 @@ export function watchedTypes(
   const sources: Record<string, ResourceType[]> = {
     Machine: [coreTypes.node],
     MachineSet: [t.machine],
-    MachineHealthCheck: [t.machine],
+    MachineHealthCheck: [t.machine, coreTypes.node],
     MachineDeployment: [t.machineSet],
   }
   const out = new Map<string, ResourceType>()

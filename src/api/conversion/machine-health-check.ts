@@ -5,7 +5,7 @@ import type {
   machineHealthCheckSpecSchema,
   machineHealthCheckStatusSchema,
 } from '../v1beta1/machine-health-check'
-import { compact } from './conversion-data'
+import { type ConversionData, compact } from './conversion-data'
 import type { SpokeConverter } from './spoke-converter'
 
 type HubSpec = z.input<typeof machineHealthCheckSpecSchema>
@@ -29,12 +29,15 @@ export const machineHealthCheckConverter: SpokeConverter<
       maxUnhealthy: spec.maxUnhealthy,
       remediationTemplate: spec.remediation?.externalTemplateRef,
     }),
-    // An empty remediation block has no v1alpha1 form; remember that it was there.
+    // maxInFlight and an empty remediation block have no v1alpha1 form; remember them.
     data: {
       remediation:
-        spec.remediation !== undefined && spec.remediation.externalTemplateRef === undefined
+        spec.remediation !== undefined &&
+        spec.remediation.externalTemplateRef === undefined &&
+        spec.remediation.maxInFlight === undefined
           ? 'empty'
           : undefined,
+      maxInFlight: spec.remediation?.maxInFlight,
     },
   }),
   specUp: (spec, data) =>
@@ -43,12 +46,7 @@ export const machineHealthCheckConverter: SpokeConverter<
       unhealthyConditions: spec.unhealthyConditions,
       nodeStartupTimeout: spec.nodeStartupTimeout,
       maxUnhealthy: spec.maxUnhealthy,
-      remediation:
-        spec.remediationTemplate !== undefined
-          ? { externalTemplateRef: spec.remediationTemplate }
-          : data.remediation === 'empty'
-            ? {}
-            : undefined,
+      remediation: remediationUp(spec.remediationTemplate, data),
     }),
   statusDown: (status) => ({
     value: compact({
@@ -71,4 +69,15 @@ export const machineHealthCheckConverter: SpokeConverter<
       observedGeneration: data.observedGeneration as number | undefined,
       conditions: data.conditions as HubStatus['conditions'],
     }),
+}
+
+function remediationUp(
+  template: SpokeSpec['remediationTemplate'],
+  data: ConversionData,
+): HubSpec['remediation'] {
+  const maxInFlight = data.maxInFlight as number | string | undefined
+  if (template === undefined && maxInFlight === undefined) {
+    return data.remediation === 'empty' ? {} : undefined
+  }
+  return compact({ externalTemplateRef: template, maxInFlight })
 }

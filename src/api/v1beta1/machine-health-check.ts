@@ -36,6 +36,9 @@ export const machineHealthCheckSpecSchema = z
         externalTemplateRef: typedReferenceSchema(
           'A template for external remediation requests; without it, set-owned Machines are deleted.',
         ).optional(),
+        maxInFlight: intOrPercentSchema(
+          'At most this many Machines are being remediated at once (deleting or handed off); unset means no limit. A percentage of the expected Machines rounds up.',
+        ).optional(),
       })
       .optional()
       .describe('How unhealthy Machines are remediated.'),

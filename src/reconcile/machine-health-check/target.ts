@@ -1,0 +1,74 @@
+/**
+ * @module What a MachineHealthCheck observes about one target: the Machine (only the fields the
+ * decision reads) and its Node, plus the well-known annotations that steer remediation.
+ */
+
+/** On a Machine: a human asks for remediation now (Cluster API's `remediate-machine`, #10197). */
+export const remediateMachineAnnotation = 'machine-api.dev/remediate-machine'
+/** On a Machine: never remediate it (it is still evaluated and reported). */
+export const skipRemediationAnnotation = 'machine-api.dev/skip-remediation'
+/**
+ * On a Machine: it has been handed to an external remediator; the value names what was handed
+ * over (`annotation`, or `Kind/name` of the remediation request). While present the Machine is
+ * "in flight". The health check removes it once the Machine is healthy again.
+ */
+export const externalRemediationAnnotation = 'machine-api.dev/external-remediation'
+/** On a MachineHealthCheck: `external` hands unhealthy Machines over by annotation only. */
+export const remediationStrategyAnnotation = 'machine-api.dev/remediation-strategy'
+
+/** The condition the health check owns on each target Machine. */
+export const healthCheckSucceededCondition = 'HealthCheckSucceeded'
+
+/** A metav1.Condition as read from an object (times as RFC 3339 strings). */
+export interface ObservedCondition {
+  type: string
+  status: string
+  reason?: string | undefined
+  message?: string | undefined
+  lastTransitionTime?: string | undefined
+}
+
+/** The Machine fields evaluation and remediation read. */
+export interface TargetMachine {
+  name: string
+  uid?: string | undefined
+  creationTimestamp?: string | undefined
+  deletionTimestamp?: string | undefined
+  annotations: Record<string, string>
+  /** The controlling owner, when it is a MachineSet (only then does deletion mean replacement). */
+  machineSetOwner?: string | undefined
+  phase?: string | undefined
+  failureReason?: string | undefined
+  failureMessage?: string | undefined
+  nodeRef?: { name: string; uid?: string | undefined } | undefined
+  /** `status.lastUpdated`: when the phase last changed. */
+  lastUpdated?: string | undefined
+  conditions: ObservedCondition[]
+}
+
+/** The Node fields evaluation reads. */
+export interface TargetNode {
+  name: string
+  uid?: string | undefined
+  conditions: ObservedCondition[]
+}
+
+/** One Machine the selector matched, with its Node as found (undefined: no nodeRef or gone). */
+export interface Target {
+  machine: TargetMachine
+  node?: TargetNode | undefined
+}
+
+/** An unhealthy Node condition from the spec, with its timeout parsed. */
+export interface UnhealthyConditionRule {
+  type: string
+  status: string
+  timeoutMs: number
+}
+
+/** The parsed parts of a MachineHealthCheck spec that evaluation needs. */
+export interface HealthCheckRules {
+  unhealthyConditions: UnhealthyConditionRule[]
+  /** 0 disables the startup check. */
+  nodeStartupTimeoutMs: number
+}
