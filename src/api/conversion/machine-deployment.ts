@@ -1,4 +1,7 @@
-/** @module MachineDeployment v1alpha1 <-> v1beta1: rollbackTo, deletePolicy, phase and conditions are hub-only. */
+/**
+ * @module MachineDeployment v1alpha1 <-> v1beta1: rollbackTo, deletePolicy, phase, conditions and
+ * lastProgressTime are hub-only.
+ */
 import type { z } from 'zod'
 import type { machineDeploymentV1alpha1Schema } from '../v1alpha1/machine-deployment'
 import type {
@@ -90,7 +93,11 @@ export const machineDeploymentConverter: SpokeConverter<
       updatedReplicas: status.updatedReplicas,
       unavailableReplicas: status.unavailableReplicas,
     }),
-    data: { phase: status.phase, conditions: status.conditions },
+    data: {
+      phase: status.phase,
+      conditions: status.conditions,
+      lastProgressTime: status.lastProgressTime,
+    },
   }),
   statusUp: (status, data) =>
     compact({
@@ -103,5 +110,6 @@ export const machineDeploymentConverter: SpokeConverter<
       unavailableReplicas: status.unavailableReplicas,
       phase: data.phase as HubStatus['phase'],
       conditions: data.conditions as HubStatus['conditions'],
+      lastProgressTime: data.lastProgressTime as HubStatus['lastProgressTime'],
     }),
 }

@@ -1,6 +1,6 @@
 /** @module MachineDeployment v1beta1: rolls Machines out through MachineSets under a strategy. */
 import { z } from 'zod'
-import { conditionsSchema } from '../shared/conditions'
+import { conditionsSchema, timestampSchema } from '../shared/conditions'
 import { intOrPercentSchema } from '../shared/int-or-string'
 import { labelSelectorSchema } from '../shared/label-selector'
 import { resourceSchema } from '../shared/resource'
@@ -93,6 +93,9 @@ export const machineDeploymentStatusSchema = z
       .enum(['ScalingUp', 'ScalingDown', 'Running', 'Failed'])
       .optional()
       .describe('ScalingUp, ScalingDown, Running or Failed.'),
+    lastProgressTime: timestampSchema(
+      'When the rollout last made progress; progressDeadlineSeconds is measured from it.',
+    ).optional(),
     conditions: conditionsSchema('Current service state of the MachineDeployment.').optional(),
   })
   .describe('The observed state of a MachineDeployment.')

@@ -16,6 +16,7 @@ export interface RolloutSet {
   available: number
 }
 
+/** The deployment's bounds and its sets, as observed. */
 export interface RollingUpdateInput {
   /** The MachineDeployment's spec.replicas. */
   replicas: number
@@ -28,6 +29,7 @@ export interface RollingUpdateInput {
   oldSets: RolloutSet[]
 }
 
+/** The next replicas of the sets that change, with notes for Events. */
 export interface RollingUpdatePlan {
   /** The next spec.replicas of every set, keyed by name (only sets that change). */
   scale: Record<string, number>

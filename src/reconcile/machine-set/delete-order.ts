@@ -7,15 +7,22 @@
  *  1. Machines already being deleted: they count towards the scale-down before anything else.
  *  2. Machines annotated `machine-api.dev/delete-machine` (or Cluster API's
  *     `cluster.x-k8s.io/delete-machine`, which cluster-autoscaler sets).
- *  3. Failed or unhealthy Machines and Machines not linked to a Node yet.
+ *  3. Failed or unhealthy Machines (phase Failed, a failureReason, Ready / NodeHealthy /
+ *     HealthCheckSucceeded False) and Machines not linked to a Node yet.
  *  4. The rest by `deletePolicy`: Newest (youngest first), Oldest (oldest first), or Random
  *     (a stable shuffle by Machine UID: random across Machines, the same on every run).
  */
 import { createHash } from 'node:crypto'
 
+/**
+ * Marks a Machine to go first on scale-down; cluster-autoscaler sets it when run with
+ * CAPI_GROUP=machine-api.dev.
+ */
 export const deleteMachineAnnotation = 'machine-api.dev/delete-machine'
+/** Cluster API's key for the same mark, honoured so existing tooling keeps working. */
 export const clusterApiDeleteMachineAnnotation = 'cluster.x-k8s.io/delete-machine'
 
+/** The MachineSet deletePolicy values. */
 export type DeletePolicy = 'Random' | 'Newest' | 'Oldest'
 
 /** The parts of a Machine the order depends on. */
@@ -54,12 +61,24 @@ function tier(m: DeleteCandidate): number {
     m.status?.phase === 'Failed' ||
     m.status?.failureReason ||
     !m.status?.nodeRef ||
+    failing('Ready') ||
     failing('NodeHealthy') ||
     failing('HealthCheckSucceeded')
   ) {
     return unhealthy
   }
   return regular
+}
+
+const tierReasons: Record<number, string> = {
+  [mustDelete]: 'already deleting',
+  [marked]: 'delete-machine annotation',
+  [unhealthy]: 'unhealthy or not linked to a Node',
+}
+
+/** Why a victim was chosen, for the scale-down Event: its tier, or the policy for the rest. */
+export function victimReason(m: DeleteCandidate, policy: DeletePolicy): string {
+  return tierReasons[tier(m)] ?? `deletePolicy ${policy}`
 }
 
 function createdMs(m: DeleteCandidate): number {

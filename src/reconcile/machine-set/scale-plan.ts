@@ -5,6 +5,7 @@
 import { type DeleteCandidate, type DeletePolicy, pickVictims } from './delete-order'
 import { namesForMissingReplicas } from './machine-names'
 
+/** What the scale decision looks at. */
 export interface ScaleObservation<T extends DeleteCandidate> {
   setName: string
   setUid: string
@@ -18,6 +19,7 @@ export interface ScaleObservation<T extends DeleteCandidate> {
   maxBatch?: number
 }
 
+/** Machines to create (by name) and to delete. */
 export interface ScalePlan<T> {
   create: string[]
   /** Machines to delete now (never one already being deleted). */

@@ -2,7 +2,11 @@
  * Drives the RollingUpdate planner together with a model of the MachineSet controller and of
  * Machines, in random event orders for many seeds, and checks the rollout bounds after every
  * event: Machines never exceed replicas + maxSurge, available Machines never drop below
- * replicas - maxUnavailable, and every rollout finishes.
+ * replicas - maxUnavailable, and every rollout finishes. A second suite lets Machines fail (and a
+ * health check remediate them): availability may then dip because of a failure, or because a set
+ * carries out a scale-down planned before the failure, so the check becomes "no plan commits to
+ * fewer available Machines than the floor": per set, min(available, replicas) summed over sets
+ * never drops below the floor (or below what it was) at a planning step.
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -11,7 +15,7 @@ import {
   type RolloutSet,
 } from '../../../../src/reconcile/machine-deployment/rolling-update'
 
-type MachineState = 'starting' | 'available' | 'deleting'
+type MachineState = 'starting' | 'available' | 'failed' | 'deleting'
 interface SimSet {
   name: string
   replicas: number
@@ -35,7 +39,7 @@ function reconcileSet(set: SimSet): void {
     return
   }
   let toDelete = diff - set.machines.filter((m) => m === 'deleting').length
-  for (const wanted of ['starting', 'available'] as const) {
+  for (const wanted of ['failed', 'starting', 'available'] as const) {
     for (let i = 0; i < set.machines.length && toDelete > 0; i++) {
       if (set.machines[i] === wanted) {
         set.machines[i] = 'deleting'
@@ -50,9 +54,11 @@ interface Scenario {
   maxSurge: number
   maxUnavailable: number
   seed: number
+  /** Let Machines fail and be remediated (deleted) at random. */
+  failures?: boolean
 }
 
-function simulate({ replicas, maxSurge, maxUnavailable, seed }: Scenario): {
+function simulate({ replicas, maxSurge, maxUnavailable, seed, failures }: Scenario): {
   steps: number
   violations: string[]
 } {
@@ -69,9 +75,15 @@ function simulate({ replicas, maxSurge, maxUnavailable, seed }: Scenario): {
     newSet.replicas === replicas &&
     newSet.machines.length === replicas &&
     newSet.machines.every((m) => m === 'available')
+  const availableNow = () =>
+    [...oldSet.machines, ...newSet.machines].filter((m) => m === 'available').length
+  const committed = () =>
+    [oldSet, newSet].reduce((sum, set) => sum + Math.min(view(set).available, set.replicas), 0)
   while (!done() && steps < 4000) {
     steps++
-    switch (next(4)) {
+    const before = committed()
+    const event = next(failures ? 6 : 4)
+    switch (event) {
       case 0: {
         const plan = planRollingUpdate({
           replicas,
@@ -92,19 +104,35 @@ function simulate({ replicas, maxSurge, maxUnavailable, seed }: Scenario): {
         if (i >= 0) set.machines[i] = 'available'
         break
       }
-      default: {
+      case 3: {
         const set = next(2) === 0 ? newSet : oldSet
         const i = set.machines.indexOf('deleting')
         if (i >= 0) set.machines.splice(i, 1)
+        break
+      }
+      case 4: {
+        // Rarely, a Machine breaks (its Node goes NotReady).
+        if (next(8) !== 0) break
+        const set = next(2) === 0 ? newSet : oldSet
+        const i = set.machines.findIndex((m) => m === 'available' || m === 'starting')
+        if (i >= 0) set.machines[i] = 'failed'
+        break
+      }
+      default: {
+        // A health check remediates a failed Machine by deleting it.
+        const set = next(2) === 0 ? newSet : oldSet
+        const i = set.machines.indexOf('failed')
+        if (i >= 0) set.machines[i] = 'deleting'
       }
     }
     const total = oldSet.machines.length + newSet.machines.length
-    const available = [...oldSet.machines, ...newSet.machines].filter(
-      (m) => m === 'available',
-    ).length
+    const available = availableNow()
+    const floor = replicas - effectiveUnavailable
     if (total > replicas + maxSurge) violations.push(`step ${steps}: ${total} machines`)
-    if (available < replicas - effectiveUnavailable)
-      violations.push(`step ${steps}: ${available} available`)
+    if (!failures && available < floor) violations.push(`step ${steps}: ${available} available`)
+    const after = committed()
+    if (failures && event === 0 && after < floor && after < before)
+      violations.push(`step ${steps}: plan commits to ${after} available (was ${before})`)
   }
   if (!done()) violations.push(`did not finish in ${steps} steps`)
   return { steps, violations }
@@ -121,6 +149,19 @@ describe('RollingUpdate simulation', () => {
   ])('keeps the bounds and finishes for %o over 200 seeds', (strategy) => {
     for (let seed = 1; seed <= 200; seed++) {
       const { violations } = simulate({ ...strategy, seed })
+      expect(violations, `seed ${seed}`).toEqual([])
+    }
+  })
+})
+
+describe('RollingUpdate simulation with failing Machines', () => {
+  it.each([
+    { replicas: 10, maxSurge: 2, maxUnavailable: 1 },
+    { replicas: 10, maxSurge: 0, maxUnavailable: 2 },
+    { replicas: 4, maxSurge: 1, maxUnavailable: 0 },
+  ])('never plans below the floor, and finishes, for %o over 200 seeds', (strategy) => {
+    for (let seed = 1; seed <= 200; seed++) {
+      const { violations } = simulate({ ...strategy, seed, failures: true })
       expect(violations, `seed ${seed}`).toEqual([])
     }
   })

@@ -18,6 +18,7 @@ function machine(
     annotations?: Record<string, string>
     linked?: boolean
     failed?: boolean
+    notReady?: boolean
   } = {},
 ): DeleteCandidate {
   return {
@@ -31,6 +32,7 @@ function machine(
     status: {
       ...(extra.linked === false ? {} : { nodeRef: { name: `node-${name}` } }),
       ...(extra.failed ? { phase: 'Failed' } : { phase: 'Running' }),
+      ...(extra.notReady ? { conditions: [{ type: 'Ready', status: 'False' }] } : {}),
     },
   }
 }
@@ -79,6 +81,13 @@ describe('pickVictims', () => {
       1,
       'Oldest',
       ['f'],
+    ],
+    [
+      'a linked Machine reporting Ready=False goes before healthy ones',
+      [...healthy, machine('nr', 8, { notReady: true })],
+      1,
+      'Oldest',
+      ['nr'],
     ],
     [
       'deleting, then annotated, then unhealthy, then policy',

@@ -1,0 +1,188 @@
+/**
+ * @module The MachineDeployment planner: from the deployment and the MachineSets it controls to the
+ * actions of one pass. Pure. Order of business: a requested rollback (rewrites the template and
+ * stops), then, when paused, scaling only; otherwise find or create the set of the current
+ * template, propagate in-place fields, run the strategy (RollingUpdate or OnDelete), and trim old
+ * empty sets to revisionHistoryLimit.
+ */
+import { resolveIntOrPercent } from '../../api/shared/int-or-string'
+import { DISABLE_CREATE_ANNOTATION } from '../machine-set/plan'
+import { isDeleting, type MachineSetObject } from '../machine-set/types'
+import {
+  deploymentTemplateOf,
+  desiredMachineSet,
+  inPlaceSetPatch,
+  type MachineDeploymentObject,
+  REVISION_ANNOTATION,
+  revisionOf,
+} from './machine-sets'
+import { mergePatchFor } from './merge-diff'
+import { planRollingUpdate } from './rolling-update'
+import { planOnDelete, type ScaleDecision, type SetView, scaleWithoutRollout } from './scaling'
+import { TEMPLATE_HASH_LABEL, templateHash } from './template-hash'
+
+/** What the planner sees. */
+export interface DeploymentObservation {
+  deployment: MachineDeploymentObject
+  /** The MachineSets the deployment controls. */
+  sets: MachineSetObject[]
+}
+
+/** One thing to do; the executor switches on `type`. */
+export type DeploymentAction =
+  | { type: 'rollback'; revision: number; patch: Record<string, unknown> | undefined }
+  | { type: 'create-set'; set: MachineSetObject }
+  | { type: 'scale-set'; set: MachineSetObject; to: number }
+  | { type: 'patch-set'; set: MachineSetObject; patch: Record<string, unknown> }
+  | { type: 'delete-set'; set: MachineSetObject }
+
+/** The plan of one pass. */
+export interface DeploymentPlan {
+  actions: DeploymentAction[]
+  /** The set of the current template, existing or about to be created (none while paused). */
+  current: MachineSetObject | undefined
+  /** Replicas moved or a set created: the rollout made progress. */
+  progressed: boolean
+}
+
+/** The set as the replica planners see it. */
+export function viewOf(set: MachineSetObject): SetView {
+  return {
+    name: set.metadata.name,
+    replicas: set.spec.replicas ?? 0,
+    machines: set.status?.replicas ?? 0,
+    available: set.status?.availableReplicas ?? 0,
+    settled: set.status?.observedGeneration === set.metadata.generation,
+  }
+}
+
+/** maxSurge (rounded up) and maxUnavailable (rounded down) against `replicas`. */
+export function rolloutBounds(md: MachineDeploymentObject, replicas: number) {
+  const rolling = md.spec.strategy?.rollingUpdate
+  return {
+    maxSurge: resolveIntOrPercent(rolling?.maxSurge ?? 1, replicas, true),
+    maxUnavailable: resolveIntOrPercent(rolling?.maxUnavailable ?? 0, replicas, false),
+  }
+}
+
+/** Plans one pass over `obs`. */
+export function planMachineDeployment(obs: DeploymentObservation): DeploymentPlan {
+  const md = obs.deployment
+  const none: DeploymentPlan = { actions: [], current: undefined, progressed: false }
+  if (isDeleting(md)) return none
+  const sets = obs.sets
+    .filter((s) => !isDeleting(s))
+    .sort((a, b) => revisionOf(a) - revisionOf(b) || a.metadata.name.localeCompare(b.metadata.name))
+  const hash = templateHash(md.spec.template)
+  const existing = sets
+    .filter((s) => s.metadata.labels?.[TEMPLATE_HASH_LABEL] === hash)
+    .sort((a, b) => (b.spec.replicas ?? 0) - (a.spec.replicas ?? 0))[0]
+  if (md.spec.rollbackTo) return { ...none, actions: [planRollback(md, sets, existing)] }
+
+  const replicas = md.spec.replicas ?? 0
+  if (md.spec.paused) {
+    const newest = existing ?? sets.at(-1)
+    if (!newest) return none
+    const others = sets.filter((s) => s !== newest).map(viewOf)
+    return finish(sets, scaleWithoutRollout(replicas, viewOf(newest), others), [], undefined)
+  }
+
+  const maxRevision = Math.max(0, ...sets.map(revisionOf))
+  const actions: DeploymentAction[] = []
+  const current = existing ?? desiredMachineSet(md, hash, maxRevision + 1, 0)
+  const olds = sets.filter((s) => s !== current)
+  const onDelete = md.spec.strategy?.type === 'OnDelete'
+  for (const set of sets) {
+    const patch = setPatch(md, set, {
+      current: set === current,
+      onDelete,
+      // A rollback makes an old template current again: it gets the newest revision.
+      revision: set === current && revisionOf(set) < maxRevision ? maxRevision + 1 : undefined,
+    })
+    if (patch) actions.push({ type: 'patch-set', set, patch })
+  }
+  const decision = onDelete
+    ? planOnDelete(replicas, viewOf(current), olds.map(viewOf))
+    : planRollingUpdate({
+        replicas,
+        ...rolloutBounds(md, replicas),
+        newSet: viewOf(current),
+        oldSets: olds.map(viewOf),
+      }).scale
+  if (!existing) {
+    current.spec.replicas = decision[current.metadata.name] ?? 0
+    actions.push({ type: 'create-set', set: current })
+  }
+  const plan = finish(existing ? sets : olds, decision, actions, current)
+  plan.actions.push(...trimHistory(md, olds, decision))
+  return { ...plan, progressed: plan.progressed || !existing }
+}
+
+function finish(
+  sets: MachineSetObject[],
+  decision: ScaleDecision,
+  actions: DeploymentAction[],
+  current: MachineSetObject | undefined,
+): DeploymentPlan {
+  let progressed = false
+  for (const set of sets) {
+    const to = decision[set.metadata.name]
+    if (to === undefined || to === set.spec.replicas) continue
+    actions.push({ type: 'scale-set', set, to })
+    progressed = true
+  }
+  return { actions, current, progressed }
+}
+
+/** In-place fields, the OnDelete create switch and a revision bump, as one patch per set. */
+function setPatch(
+  md: MachineDeploymentObject,
+  set: MachineSetObject,
+  options: { current: boolean; onDelete: boolean; revision: number | undefined },
+): Record<string, unknown> | undefined {
+  const annotations: Record<string, string | null> = {}
+  const disable = options.onDelete && !options.current ? 'true' : undefined
+  const have = set.metadata.annotations?.[DISABLE_CREATE_ANNOTATION]
+  if (have !== disable) annotations[DISABLE_CREATE_ANNOTATION] = disable ?? null
+  if (options.revision !== undefined) annotations[REVISION_ANNOTATION] = String(options.revision)
+  const patch: Record<string, unknown> = { ...inPlaceSetPatch(md, set, options.current) }
+  if (Object.keys(annotations).length > 0) patch.metadata = { annotations }
+  return Object.keys(patch).length > 0 ? patch : undefined
+}
+
+/** Old sets with no replicas and no Machines left, beyond revisionHistoryLimit, oldest first. */
+function trimHistory(
+  md: MachineDeploymentObject,
+  olds: MachineSetObject[],
+  decision: ScaleDecision,
+): DeploymentAction[] {
+  const empty = olds.filter(
+    (s) =>
+      (decision[s.metadata.name] ?? s.spec.replicas ?? 0) === 0 && (s.status?.replicas ?? 0) === 0,
+  )
+  const excess = empty.length - (md.spec.revisionHistoryLimit ?? 1)
+  return empty.slice(0, Math.max(0, excess)).map((set) => ({ type: 'delete-set' as const, set }))
+}
+
+/**
+ * `spec.rollbackTo`: copy the template of the requested revision (0: the one before the current
+ * template) into the deployment and clear the request. An unknown revision only clears it.
+ */
+function planRollback(
+  md: MachineDeploymentObject,
+  sets: MachineSetObject[],
+  current: MachineSetObject | undefined,
+): DeploymentAction {
+  const asked = md.spec.rollbackTo?.revision ?? 0
+  const previous = sets.filter((s) => s !== current).at(-1)
+  const target = asked === 0 ? previous : sets.find((s) => revisionOf(s) === asked)
+  const revision = target ? revisionOf(target) : asked
+  const template = target
+    ? mergePatchFor(md.spec.template, deploymentTemplateOf(target))
+    : undefined
+  return {
+    type: 'rollback',
+    revision,
+    patch: target ? { spec: { ...(template ? { template } : {}), rollbackTo: null } } : undefined,
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * @module The MachineDeployment controller: read the deployment and the MachineSets it controls,
+ * plan, act, write status last (conditional on the resourceVersion read), and return the earliest
+ * timer (the progress deadline). It reads MachineSets only, never Machines: the sets' status
+ * carries the counts the rollout bounds need.
+ */
+import { isDeepStrictEqual } from 'node:util'
+import { selectorToString } from '../../api/shared/label-selector'
+import type { ObjectKey } from '../../bus/keys'
+import { machineApiTypes } from '../../bus/machine-api-mappers'
+import { listPages } from '../../kube/paged-list'
+import { isControlledBy, type MachineSetObject } from '../machine-set/types'
+import type { Controller, ReconcileDeps, ReconcileResult } from '../runtime/controller'
+import { isStalled } from '../runtime/stalled'
+import { writeStatus } from '../runtime/status-write'
+import { executeDeploymentActions } from './execute'
+import type { MachineDeploymentObject } from './machine-sets'
+import { planMachineDeployment } from './plan'
+import { computeDeploymentStatus } from './status'
+
+/** The MachineSets `md` controls (by its selector, then by controller reference). */
+export async function listDeploymentSets(
+  deps: ReconcileDeps,
+  md: MachineDeploymentObject,
+): Promise<MachineSetObject[]> {
+  const sets: MachineSetObject[] = []
+  const pages = listPages(deps.kube, machineApiTypes.machineSet, {
+    namespace: md.metadata.namespace,
+    labelSelector: selectorToString(md.spec.selector),
+  })
+  for await (const page of pages) sets.push(...(page.items as unknown as MachineSetObject[]))
+  return sets.filter((s) => isControlledBy(s, md.metadata.uid))
+}
+
+/**
+ * Reconciles one MachineDeployment. A rollback pass only rewrites the template and asks to run
+ * again at once; otherwise status is written after the actions and the first failure rethrown.
+ */
+export async function reconcileMachineDeployment(
+  deps: ReconcileDeps,
+  key: ObjectKey,
+): Promise<ReconcileResult> {
+  const type = machineApiTypes.machineDeployment
+  const ref = { namespace: key.namespace, name: key.name }
+  const md = await deps.kube.get<MachineDeploymentObject & { [k: string]: unknown }>(type, ref)
+  if (!md || isStalled(md)) return {}
+  const sets = await listDeploymentSets(deps, md)
+  const plan = planMachineDeployment({ deployment: md, sets })
+  const errors = await executeDeploymentActions(deps, md, plan.actions)
+  if (plan.actions.some((a) => a.type === 'rollback')) {
+    if (errors[0]) throw errors[0]
+    return { requeueAfterMs: 0 }
+  }
+  const { status, requeueAfterMs } = computeDeploymentStatus(md, sets, plan, deps.clock.now())
+  if (!isDeepStrictEqual(status, md.status)) {
+    await writeStatus(deps.kube, type, { observed: md, status })
+  }
+  if (errors[0]) throw errors[0]
+  return requeueAfterMs === undefined ? {} : { requeueAfterMs }
+}
+
+/** The MachineDeployment controller for the runtime (`--controllers machinedeployment`). */
+export function machineDeploymentController(): Controller {
+  return {
+    kind: 'MachineDeployment',
+    resource: machineApiTypes.machineDeployment,
+    reconcile: reconcileMachineDeployment,
+  }
+}

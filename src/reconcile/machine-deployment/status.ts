@@ -1,0 +1,148 @@
+/**
+ * @module MachineDeployment status from its MachineSets as observed: replica counters summed over
+ * the sets, updatedReplicas from the set of the current template, phase, and the conditions
+ * Available, Progressing and Paused. Pure.
+ *
+ * Progressing follows apps/v1: True (MachineSetUpdated) while the rollout moves, True
+ * (NewMachineSetAvailable) once complete, False (ProgressDeadlineExceeded) when nothing moved for
+ * progressDeadlineSeconds, Unknown (Paused) while paused. "Moved" means this pass scaled or
+ * created a set, or a counter changed since the last status; the time is kept in
+ * status.lastProgressTime so the deadline survives restarts.
+ */
+import { selectorToString } from '../../api/shared/label-selector'
+import { type ConditionInput, setConditions } from '../machine-set/conditions'
+import type { MachineSetObject } from '../machine-set/types'
+import type { MachineDeploymentObject } from './machine-sets'
+import { rolloutBounds } from './plan'
+
+type Status = NonNullable<MachineDeploymentObject['status']>
+
+/** The status to write and when the progress deadline expires. */
+export interface DeploymentStatusResult {
+  status: Status
+  requeueAfterMs?: number
+}
+
+/** What the pass knows beyond the observed sets. */
+export interface DeploymentStatusInput {
+  /** The set of the current template, if it exists yet. */
+  current: MachineSetObject | undefined
+  /** This pass scaled or created a set. */
+  progressed: boolean
+}
+
+/** Computes the status of `md` over its observed `sets` at `now`. */
+export function computeDeploymentStatus(
+  md: MachineDeploymentObject,
+  sets: MachineSetObject[],
+  input: DeploymentStatusInput,
+  now: Date,
+): DeploymentStatusResult {
+  const desired = md.spec.replicas ?? 0
+  const sum = (pick: (s: MachineSetObject) => number | undefined) =>
+    sets.reduce((total, s) => total + (pick(s) ?? 0), 0)
+  const current = input.current && sets.find((s) => s.metadata.uid === input.current?.metadata.uid)
+  const counters = {
+    replicas: sum((s) => s.status?.replicas),
+    readyReplicas: sum((s) => s.status?.readyReplicas),
+    availableReplicas: sum((s) => s.status?.availableReplicas),
+    updatedReplicas: current?.status?.replicas ?? 0,
+  }
+  const previous = md.status
+  const moved =
+    input.progressed ||
+    (Object.keys(counters) as Array<keyof typeof counters>).some(
+      (k) => previous?.[k] !== counters[k],
+    )
+  const lastProgress =
+    moved || !previous?.lastProgressTime ? now.toISOString() : previous.lastProgressTime
+  const complete =
+    current !== undefined &&
+    counters.replicas === desired &&
+    counters.updatedReplicas === desired &&
+    (current.status?.availableReplicas ?? 0) >= desired &&
+    (current.spec.replicas ?? 0) === desired
+
+  const { maxUnavailable } = rolloutBounds(md, desired)
+  const deadline = Date.parse(lastProgress) + (md.spec.progressDeadlineSeconds ?? 600) * 1000
+  const summary = `${counters.updatedReplicas} of ${desired} Machines updated, ${counters.availableReplicas} available`
+  const name = current?.metadata.name ?? input.current?.metadata.name ?? '(none)'
+  let progressing: ConditionInput
+  let requeueAfterMs: number | undefined
+  if (md.spec.paused) {
+    progressing = cond('Progressing', 'Unknown', 'Paused', 'Rollouts are paused; scaling continues')
+  } else if (complete) {
+    progressing = cond(
+      'Progressing',
+      'True',
+      'NewMachineSetAvailable',
+      `MachineSet ${name} is complete: ${summary}`,
+    )
+  } else if (now.getTime() >= deadline) {
+    progressing = cond(
+      'Progressing',
+      'False',
+      'ProgressDeadlineExceeded',
+      `MachineSet ${name} has not progressed for ${md.spec.progressDeadlineSeconds}s: ${summary}`,
+    )
+  } else {
+    progressing = cond(
+      'Progressing',
+      'True',
+      'MachineSetUpdated',
+      `Rolling out MachineSet ${name}: ${summary}`,
+    )
+    requeueAfterMs = deadline - now.getTime()
+  }
+  const minAvailable = Math.max(0, desired - maxUnavailable)
+  const conditions = [
+    counters.availableReplicas >= minAvailable
+      ? cond(
+          'Available',
+          'True',
+          'MinimumReplicasAvailable',
+          `${counters.availableReplicas} of ${desired} Machines available (minimum ${minAvailable})`,
+        )
+      : cond(
+          'Available',
+          'False',
+          'MinimumReplicasUnavailable',
+          `${counters.availableReplicas} of ${desired} Machines available, below the minimum ${minAvailable}`,
+        ),
+    progressing,
+    md.spec.paused
+      ? cond('Paused', 'True', 'Paused', 'spec.paused is true: template changes are not rolled out')
+      : cond('Paused', 'False', 'NotPaused', 'Template changes are rolled out'),
+  ]
+  const generation = md.metadata.generation
+  const status: Status = {
+    ...counters,
+    unavailableReplicas: Math.max(0, desired - counters.availableReplicas),
+    selector: selectorToString(md.spec.selector),
+    phase:
+      counters.replicas < desired
+        ? 'ScalingUp'
+        : counters.replicas > desired
+          ? 'ScalingDown'
+          : 'Running',
+    lastProgressTime: lastProgress,
+    ...(generation === undefined ? {} : { observedGeneration: generation }),
+    conditions: setConditions(
+      previous?.conditions,
+      conditions.map((c) =>
+        generation === undefined ? c : { ...c, observedGeneration: generation },
+      ),
+      now,
+    ),
+  }
+  return { status, ...(requeueAfterMs === undefined ? {} : { requeueAfterMs }) }
+}
+
+function cond(
+  type: string,
+  status: 'True' | 'False' | 'Unknown',
+  reason: string,
+  message: string,
+): ConditionInput {
+  return { type, status, reason, message }
+}

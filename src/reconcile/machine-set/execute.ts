@@ -1,0 +1,174 @@
+/**
+ * @module Carries out a MachineSet plan against the apiserver. Every action is idempotent and
+ * attempted even when others fail; errors are collected for the caller, who writes status first
+ * and then rethrows. A create that meets AlreadyExists lost a race to a concurrent reconcile
+ * (deterministic names): the desired Machine exists, so it is not an error.
+ */
+import { machineApiTypes } from '../../bus/machine-api-mappers'
+import { errorMessage } from '../../errors'
+import { hasKubeReason } from '../../kube/errors'
+import type { KubeObject } from '../../kube/resource'
+import type { ReconcileDeps } from '../runtime/controller'
+import type { MachineSetAction } from './plan'
+import { controllerReference, type MachineSetObject } from './types'
+
+/** Parallel apiserver calls per pass: fast enough for 100 Machines, gentle on the apiserver. */
+const parallelism = 10
+
+/** What happened, for Events and the caller's error handling. */
+export interface ExecutionReport {
+  created: string[]
+  deleted: Array<{ name: string; reason: string }>
+  adopted: string[]
+  released: string[]
+  updated: string[]
+  errors: Array<{ action: MachineSetAction['type']; name: string; error: unknown }>
+}
+
+/** Runs `actions` for `set`, at most `parallelism` at a time. */
+export async function executeMachineSetActions(
+  deps: ReconcileDeps,
+  set: MachineSetObject,
+  actions: MachineSetAction[],
+): Promise<ExecutionReport> {
+  const report: ExecutionReport = {
+    created: [],
+    deleted: [],
+    adopted: [],
+    released: [],
+    updated: [],
+    errors: [],
+  }
+  const queue = [...actions]
+  const worker = async () => {
+    for (let action = queue.shift(); action; action = queue.shift()) {
+      try {
+        await run(deps, set, action, report)
+      } catch (error) {
+        report.errors.push({ action: action.type, name: action.machine.metadata.name, error })
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(parallelism, queue.length) }, worker))
+  return report
+}
+
+async function run(
+  deps: ReconcileDeps,
+  set: MachineSetObject,
+  action: MachineSetAction,
+  report: ExecutionReport,
+): Promise<void> {
+  const type = machineApiTypes.machine
+  const m = action.machine
+  const ref = { namespace: m.metadata.namespace ?? set.metadata.namespace, name: m.metadata.name }
+  switch (action.type) {
+    case 'create':
+      try {
+        await deps.kube.create(type, m as KubeObject)
+        report.created.push(m.metadata.name)
+      } catch (error) {
+        if (!hasKubeReason(error, 'AlreadyExists')) throw error
+      }
+      return
+    case 'delete':
+      // The uid precondition keeps a stale plan from deleting a re-created namesake.
+      try {
+        if (await deps.kube.delete(type, ref, { uid: m.metadata.uid ?? '' })) {
+          report.deleted.push({ name: m.metadata.name, reason: action.reason })
+        }
+      } catch (error) {
+        // Conflict: the name now belongs to another Machine; the next pass re-plans.
+        if (!hasKubeReason(error, 'Conflict')) throw error
+      }
+      return
+    case 'adopt':
+      // Conditional on resourceVersion: never adopt a Machine another controller just claimed.
+      await deps.kube.mergePatch(type, ref, {
+        metadata: {
+          resourceVersion: m.metadata.resourceVersion,
+          ownerReferences: [...(m.metadata.ownerReferences ?? []), controllerReference(set)],
+        },
+      })
+      report.adopted.push(m.metadata.name)
+      return
+    case 'release':
+      await deps.kube.mergePatch(type, ref, {
+        metadata: {
+          resourceVersion: m.metadata.resourceVersion,
+          ownerReferences: (m.metadata.ownerReferences ?? []).filter(
+            (o) => o.uid !== set.metadata.uid,
+          ),
+        },
+      })
+      report.released.push(m.metadata.name)
+      return
+    case 'update':
+      await deps.kube.mergePatch(type, ref, action.patch)
+      report.updated.push(m.metadata.name)
+      return
+    default: {
+      const never: never = action
+      throw new Error(`unknown action ${JSON.stringify(never)}`)
+    }
+  }
+}
+
+const names = (list: string[]) =>
+  list.length > 10 ? `${list.slice(0, 10).join(', ')}, ...` : list.join(', ')
+
+/**
+ * Records one Event per kind of decision (not one per Machine, so a scale to 100 stays readable in
+ * `kubectl describe`). Event failures are logged and ignored: Events are hints.
+ */
+export async function recordMachineSetEvents(
+  deps: ReconcileDeps,
+  set: MachineSetObject,
+  report: ExecutionReport,
+): Promise<void> {
+  const events: Array<{ type: 'Normal' | 'Warning'; reason: string; message: string }> = []
+  const n = (count: number) => (count === 1 ? '1 Machine' : `${count} Machines`)
+  if (report.created.length > 0) {
+    events.push({
+      type: 'Normal',
+      reason: 'SuccessfulCreate',
+      message: `Created ${n(report.created.length)} for replicas ${set.spec.replicas}: ${names(report.created)}`,
+    })
+  }
+  if (report.deleted.length > 0) {
+    const list = report.deleted.map((d) => `${d.name} (${d.reason})`)
+    events.push({
+      type: 'Normal',
+      reason: 'SuccessfulDelete',
+      message: `Deleted ${n(report.deleted.length)} for replicas ${set.spec.replicas}: ${names(list)}`,
+    })
+  }
+  if (report.adopted.length > 0) {
+    events.push({ type: 'Normal', reason: 'Adopted', message: `Adopted ${names(report.adopted)}` })
+  }
+  if (report.released.length > 0) {
+    events.push({
+      type: 'Normal',
+      reason: 'Released',
+      message: `Released ${names(report.released)}: labels no longer match the selector`,
+    })
+  }
+  for (const failure of report.errors.slice(0, 3)) {
+    events.push({
+      type: 'Warning',
+      reason: `Failed${failure.action[0]?.toUpperCase()}${failure.action.slice(1)}`,
+      message: `${failure.action} ${failure.name}: ${errorMessage(failure.error)}`,
+    })
+  }
+  for (const event of events) {
+    await deps.kube
+      .recordEvent({
+        regarding: set as KubeObject,
+        ...event,
+        reportingController: deps.fieldManager,
+      })
+      .catch((error: unknown) =>
+        deps.log.warn({ err: errorMessage(error) }, 'could not record an Event'),
+      )
+  }
+}

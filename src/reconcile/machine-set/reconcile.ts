@@ -1,0 +1,65 @@
+/**
+ * @module The MachineSet controller: read the set and the Machines of its namespace, plan, act,
+ * write status last (conditional on the resourceVersion read), and return the earliest timer.
+ */
+import { isDeepStrictEqual } from 'node:util'
+import type { ObjectKey } from '../../bus/keys'
+import { machineApiTypes } from '../../bus/machine-api-mappers'
+import type { KubeClient } from '../../kube/kube-client'
+import { listPages } from '../../kube/paged-list'
+import type { Controller, ReconcileDeps, ReconcileResult } from '../runtime/controller'
+import { isStalled } from '../runtime/stalled'
+import { writeStatus } from '../runtime/status-write'
+import { executeMachineSetActions, recordMachineSetEvents } from './execute'
+import { type MachineSetPlanOptions, planMachineSet } from './plan'
+import { computeMachineSetStatus } from './status'
+import type { MachineObject, MachineSetObject } from './types'
+
+/** Every Machine of `namespace`, page by page. */
+export async function listMachines(kube: KubeClient, namespace: string): Promise<MachineObject[]> {
+  const machines: MachineObject[] = []
+  for await (const page of listPages(kube, machineApiTypes.machine, { namespace })) {
+    machines.push(...(page.items as MachineObject[]))
+  }
+  return machines
+}
+
+/**
+ * Reconciles one MachineSet. Safe to run concurrently for the same key: creates use deterministic
+ * names, adoption and status writes are conditional on resourceVersion, deletes on uid. Rethrows
+ * the first failed action after status is written, so the runner retries with backoff.
+ */
+export async function reconcileMachineSet(
+  deps: ReconcileDeps,
+  key: ObjectKey,
+  options: MachineSetPlanOptions = {},
+): Promise<ReconcileResult> {
+  const type = machineApiTypes.machineSet
+  const ref = { namespace: key.namespace, name: key.name }
+  const set = await deps.kube.get<MachineSetObject & { [k: string]: unknown }>(type, ref)
+  if (!set || isStalled(set)) return {}
+  // Listing the namespace (not just the selector) finds Machines to release and free names.
+  const machines = await listMachines(deps.kube, key.namespace ?? '')
+  const plan = planMachineSet({ set, machines }, options)
+  const report = await executeMachineSetActions(deps, set, plan.actions)
+  await recordMachineSetEvents(deps, set, report)
+
+  const now = deps.clock.now()
+  const { status, requeueAfterMs } = computeMachineSetStatus(set, plan.owned, now)
+  if (!isDeepStrictEqual(status, set.status)) {
+    await writeStatus(deps.kube, type, { observed: set, status })
+  }
+  const failure = report.errors[0]
+  if (failure) throw failure.error
+  const timers = [plan.requeueAfterMs, requeueAfterMs].filter((t): t is number => t !== undefined)
+  return timers.length > 0 ? { requeueAfterMs: Math.max(0, Math.min(...timers)) } : {}
+}
+
+/** The MachineSet controller for the runtime (`--controllers machineset`). */
+export function machineSetController(options: MachineSetPlanOptions = {}): Controller {
+  return {
+    kind: 'MachineSet',
+    resource: machineApiTypes.machineSet,
+    reconcile: (deps, key) => reconcileMachineSet(deps, key, options),
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * @module MachineSet status from what was observed: replica counters, the selector string the
+ * scale subresource reads, observedGeneration and conditions. Pure; `now` decides availability
+ * (minReadySeconds), and the result says when the next Machine becomes available so the reconcile
+ * can look again then.
+ *
+ * Conditions, all always set: ScalingUp, ScalingDown, MachinesReady, and Ready derived from them
+ * with this precedence: ScalingUp > ScalingDown > MachinesReady > minReadySeconds pending.
+ */
+import { selectorToString } from '../../api/shared/label-selector'
+import type { MachineSet } from '../../api/v1beta1/machine-set'
+import { type ConditionInput, setConditions } from './conditions'
+import { isFullyLabeled } from './machine-template'
+import { availableSince, isMachineReady } from './readiness'
+import { isDeleting, type MachineObject, type MachineSetObject } from './types'
+
+/** The status to write and when availability next changes. */
+export interface MachineSetStatusResult {
+  status: NonNullable<MachineSet['status']>
+  /** Milliseconds until the next Ready Machine passes minReadySeconds. */
+  requeueAfterMs?: number
+}
+
+const listed = (machines: MachineObject[]) => {
+  const names = machines.slice(0, 5).map((m) => m.metadata.name)
+  return machines.length > 5 ? `${names.join(', ')}, ...` : names.join(', ')
+}
+
+/** Computes the status of `set` whose controlled Machines are `owned`, at `now`. */
+export function computeMachineSetStatus(
+  set: MachineSetObject,
+  owned: MachineObject[],
+  now: Date,
+): MachineSetStatusResult {
+  const desired = set.spec.replicas ?? 0
+  const minReadySeconds = set.spec.minReadySeconds ?? 0
+  const active = owned.filter((m) => !isDeleting(m))
+  const ready = active.filter(isMachineReady)
+  const since = ready.map((m) => availableSince(m, minReadySeconds) ?? 0)
+  const available = since.filter((at) => at <= now.getTime()).length
+  const pending = since.filter((at) => at > now.getTime())
+  const generation = set.metadata.generation
+
+  const scalingUp = active.length < desired
+  const scalingDown = owned.length > desired
+  const notReady = active.filter((m) => !isMachineReady(m))
+  const conditions: ConditionInput[] = [
+    scalingUp
+      ? cond('ScalingUp', true, 'ScalingUp', `Scaling up from ${active.length} to ${desired}`)
+      : cond('ScalingUp', false, 'NotScalingUp', `${active.length} of ${desired} Machines exist`),
+    scalingDown
+      ? cond(
+          'ScalingDown',
+          true,
+          'ScalingDown',
+          `Scaling down from ${owned.length} to ${desired} (${owned.length - active.length} being deleted)`,
+        )
+      : cond('ScalingDown', false, 'NotScalingDown', 'No Machine above replicas'),
+    notReady.length > 0
+      ? cond(
+          'MachinesReady',
+          false,
+          'MachinesNotReady',
+          `${notReady.length} of ${active.length} Machines not ready: ${listed(notReady)}`,
+        )
+      : cond('MachinesReady', true, 'MachinesReady', `${ready.length} Machines ready`),
+  ]
+  conditions.push(readyCondition(conditions, available, desired))
+  return {
+    status: {
+      replicas: owned.length,
+      fullyLabeledReplicas: owned.filter((m) => isFullyLabeled(set, m)).length,
+      readyReplicas: ready.length,
+      availableReplicas: available,
+      selector: selectorToString(set.spec.selector),
+      ...(generation === undefined ? {} : { observedGeneration: generation }),
+      conditions: setConditions(
+        set.status?.conditions,
+        conditions.map(withGeneration(generation)),
+        now,
+      ),
+    },
+    ...(pending.length > 0 ? { requeueAfterMs: Math.min(...pending) - now.getTime() } : {}),
+  }
+}
+
+function readyCondition(
+  conditions: ConditionInput[],
+  available: number,
+  desired: number,
+): ConditionInput {
+  for (const type of ['ScalingUp', 'ScalingDown'] as const) {
+    const c = conditions.find((x) => x.type === type)
+    if (c?.status === 'True') return cond('Ready', false, c.reason, c.message)
+  }
+  const machinesReady = conditions.find((x) => x.type === 'MachinesReady')
+  if (machinesReady?.status === 'False') {
+    return cond('Ready', false, machinesReady.reason, machinesReady.message)
+  }
+  if (available < desired) {
+    return cond(
+      'Ready',
+      false,
+      'WaitingForMinReadySeconds',
+      `${available} of ${desired} Machines available; the rest are Ready for less than minReadySeconds`,
+    )
+  }
+  return cond('Ready', true, 'Ready', `${available} of ${desired} Machines available`)
+}
+
+function cond(type: string, status: boolean, reason: string, message: string): ConditionInput {
+  return { type, status: status ? 'True' : 'False', reason, message }
+}
+
+function withGeneration(generation: number | undefined) {
+  return (c: ConditionInput): ConditionInput =>
+    generation === undefined ? c : { ...c, observedGeneration: generation }
+}

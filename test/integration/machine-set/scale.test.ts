@@ -1,0 +1,112 @@
+/**
+ * MachineSet scaling against the real apiserver: 0 -> 20 -> 50 -> 10 -> 0 through the scale
+ * subresource, with the victims each deletePolicy promises and the delete-machine annotation
+ * (how cluster-autoscaler picks a victim) taking precedence.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import type { KubeClient } from '../../../src/kube/kube-client'
+import { coreTypes } from '../../../src/kube/resource'
+import {
+  type DeletePolicy,
+  deleteMachineAnnotation,
+  pickVictims,
+} from '../../../src/reconcile/machine-set/delete-order'
+import { listMachines } from '../../../src/reconcile/machine-set/reconcile'
+import type { MachineObject } from '../../../src/reconcile/machine-set/types'
+import type { ReconcileDeps } from '../../../src/reconcile/runtime/controller'
+import { waitFor } from '../../harness/kube'
+import { useFileNamespace, useMachineApi } from '../../harness/machine-api'
+import { countingKube, machineSetManifest, ownedBy, testDeps } from './fixture'
+import { scaleTo, settleMachineSet } from './settle'
+
+const api = useMachineApi()
+const ns = useFileNamespace(() => api().kc, 'ms-scale')
+let kube: KubeClient
+let deps: ReconcileDeps
+
+beforeAll(() => {
+  kube = countingKube(api().kc).kube
+  deps = testDeps(kube)
+})
+afterAll(() => kube.close())
+
+const names = (machines: MachineObject[]) => machines.map((m) => m.metadata.name).sort()
+const second = (iso: string | undefined) => (iso ?? '').slice(0, 19)
+
+async function machinesOf(uid: string | undefined) {
+  return ownedBy(await listMachines(kube, ns()), uid)
+}
+
+/** Which 2 Machines to mark: ones the policy alone would have kept. */
+function markTargets(policy: DeletePolicy, all: MachineObject[], early: Set<string>) {
+  const keptByPolicy = all.filter((m) => !pickVictims(all, 40, policy).includes(m))
+  const candidates =
+    policy === 'Newest' ? keptByPolicy.filter((m) => early.has(m.metadata.name)) : keptByPolicy
+  return candidates.slice(0, 2)
+}
+
+describe('MachineSet scaling', () => {
+  it.each<DeletePolicy>(['Oldest', 'Newest', 'Random'])(
+    'deletePolicy %s: 0 -> 20 -> 50 -> 10 -> 0 with the promised victims',
+    async (policy) => {
+      const name = `scale-${policy.toLowerCase()}`
+      await kube.create(
+        machineApiTypes.machineSet,
+        machineSetManifest(ns(), name, { replicas: 0, deletePolicy: policy }),
+      )
+      const set = await settleMachineSet(deps, ns(), name)
+      expect(await machinesOf(set.metadata.uid)).toEqual([])
+
+      await scaleTo(deps, ns(), name, 20)
+      await settleMachineSet(deps, ns(), name, { ready: true })
+      const early = await machinesOf(set.metadata.uid)
+      const earlyNames = new Set(names(early))
+      const lastEarly = early
+        .map((m) => second(m.metadata.creationTimestamp))
+        .sort()
+        .at(-1)
+      // creationTimestamp has one-second resolution: start the second batch in a later second.
+      await waitFor('the next second', () => second(new Date().toISOString()) > (lastEarly ?? ''))
+
+      await scaleTo(deps, ns(), name, 50)
+      await settleMachineSet(deps, ns(), name, { ready: true })
+      const fifty = await machinesOf(set.metadata.uid)
+      expect(fifty).toHaveLength(50)
+      expect(new Set(fifty.map((m) => m.status?.phase))).toEqual(new Set(['Running']))
+
+      const marked = markTargets(policy, fifty, earlyNames)
+      for (const m of marked) {
+        await kube.mergePatch(
+          machineApiTypes.machine,
+          { namespace: ns(), name: m.metadata.name },
+          { metadata: { annotations: { [deleteMachineAnnotation]: 'true' } } },
+        )
+      }
+      const before = await machinesOf(set.metadata.uid)
+      const expectedVictims = names(pickVictims(before, 40, policy))
+
+      await scaleTo(deps, ns(), name, 10)
+      await settleMachineSet(deps, ns(), name, { ready: true })
+      const survivors = names(await machinesOf(set.metadata.uid))
+      expect(survivors).toHaveLength(10)
+      for (const m of marked) expect(survivors).not.toContain(m.metadata.name)
+      expect(survivors).toEqual(names(before).filter((n) => !expectedVictims.includes(n)))
+      if (policy === 'Oldest') expect(survivors.filter((n) => earlyNames.has(n))).toEqual([])
+      if (policy === 'Newest') expect(survivors.every((n) => earlyNames.has(n))).toBe(true)
+
+      const events = await kube.list(coreTypes.event, {
+        namespace: ns(),
+        fieldSelector: `involvedObject.name=${name},reason=SuccessfulDelete`,
+      })
+      expect(events.items.map((e) => String(e.message)).join('\n')).toContain(
+        'delete-machine annotation',
+      )
+
+      await scaleTo(deps, ns(), name, 0)
+      const empty = await settleMachineSet(deps, ns(), name)
+      expect(await machinesOf(set.metadata.uid)).toEqual([])
+      expect(empty.status).toMatchObject({ replicas: 0, readyReplicas: 0, availableReplicas: 0 })
+    },
+  )
+})

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest'
+import { computeDeploymentStatus } from '../../../../src/reconcile/machine-deployment/status'
+import type { MachineSetObject } from '../../../../src/reconcile/machine-set/types'
+import { deployment, now, setFor } from './builders'
+
+const later = (seconds: number) => new Date(now.getTime() + seconds * 1000)
+const condition = (status: { conditions?: Array<{ type: string }> }, type: string) =>
+  status.conditions?.find((c) => c.type === type) as
+    | { status: string; reason: string; message: string }
+    | undefined
+
+describe('computeDeploymentStatus', () => {
+  it.each<
+    [string, ReturnType<typeof deployment>, MachineSetObject[], string, Record<string, unknown>]
+  >([
+    [
+      'complete',
+      deployment(3),
+      [setFor('a', 1, 3)],
+      'NewMachineSetAvailable',
+      {
+        replicas: 3,
+        updatedReplicas: 3,
+        availableReplicas: 3,
+        unavailableReplicas: 0,
+        phase: 'Running',
+      },
+    ],
+    [
+      'rolling out',
+      deployment(3, 'b'),
+      [setFor('a', 1, 2), setFor('b', 2, 2, 2, 1)],
+      'MachineSetUpdated',
+      { replicas: 4, updatedReplicas: 2, availableReplicas: 3, phase: 'ScalingDown' },
+    ],
+    [
+      'paused',
+      deployment(3, 'b', { paused: true }),
+      [setFor('a', 1, 3)],
+      'Paused',
+      { replicas: 3, updatedReplicas: 0 },
+    ],
+  ])('%s', (_name, md, sets, reason, counters) => {
+    const current = sets.find(
+      (s) => s.spec.template.spec.classRef?.name === md.spec.template.spec.classRef?.name,
+    )
+    const { status } = computeDeploymentStatus(
+      md,
+      sets,
+      { current: md.spec.paused ? undefined : current, progressed: false },
+      now,
+    )
+    expect(status).toMatchObject({ ...counters, selector: 'app=web', observedGeneration: 2 })
+    expect(condition(status, 'Progressing')?.reason).toBe(reason)
+  })
+
+  it('reports ProgressDeadlineExceeded when nothing moved for progressDeadlineSeconds', () => {
+    const md = deployment(3, 'b', { progressDeadlineSeconds: 60 })
+    const sets = [setFor('a', 1, 3), setFor('b', 2, 1, 1, 0)]
+    const input = { current: sets[1], progressed: false }
+    const first = computeDeploymentStatus(md, sets, input, now)
+    expect(first.requeueAfterMs).toBe(60_000)
+    const again = computeDeploymentStatus({ ...md, status: first.status }, sets, input, later(30))
+    expect(condition(again.status, 'Progressing')?.reason).toBe('MachineSetUpdated')
+    expect(again.requeueAfterMs).toBe(30_000)
+    const stuck = computeDeploymentStatus({ ...md, status: first.status }, sets, input, later(61))
+    expect(condition(stuck.status, 'Progressing')).toMatchObject({
+      status: 'False',
+      reason: 'ProgressDeadlineExceeded',
+    })
+    const moving = computeDeploymentStatus(
+      { ...md, status: stuck.status },
+      sets,
+      { ...input, progressed: true },
+      later(62),
+    )
+    expect(condition(moving.status, 'Progressing')?.status).toBe('True')
+    expect(moving.status.lastProgressTime).toBe(later(62).toISOString())
+  })
+
+  it('is Available while at least replicas - maxUnavailable Machines are', () => {
+    const md = deployment(4, 'a', {
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: '25%' } },
+    })
+    const ok = computeDeploymentStatus(
+      md,
+      [setFor('a', 1, 4, 4, 3)],
+      { current: undefined, progressed: false },
+      now,
+    )
+    expect(condition(ok.status, 'Available')?.status).toBe('True')
+    const low = computeDeploymentStatus(
+      md,
+      [setFor('a', 1, 4, 4, 2)],
+      { current: undefined, progressed: false },
+      now,
+    )
+    expect(condition(low.status, 'Available')?.reason).toBe('MinimumReplicasUnavailable')
+  })
+})
