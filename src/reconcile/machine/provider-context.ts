@@ -3,18 +3,10 @@
  * limited to the Machine's namespace, an Event recorder on the Machine, an abort signal, the clock.
  */
 import type { Machine } from '../../api/v1beta1/machine'
-import { hasKubeReason } from '../../kube/errors'
-import type { KubeObject, ResourceType } from '../../kube/resource'
+import type { KubeObject } from '../../kube/resource'
+import { namespacedSecretReader } from '../../kube/secret-reader'
 import type { ActuatorContext, SecretRef } from '../../providers/actuator'
 import { defaultProviderCallTimeoutMs, type MachineDeps } from './machine-deps'
-
-const secretType: ResourceType = {
-  group: '',
-  version: 'v1',
-  kind: 'Secret',
-  plural: 'secrets',
-  namespaced: true,
-}
 
 /** Records an Event on `regarding`; a failed Event write never fails the reconcile. */
 export function recordEvent(
@@ -45,24 +37,7 @@ export function providerContext(
     providerSpec: resolved.providerSpec,
     credentialsSecretRef: resolved.credentialsSecretRef,
     userDataSecretRef: resolved.userDataSecretRef,
-    secrets: {
-      async readSecret(name, key) {
-        try {
-          const secret = await deps.kube.get<KubeObject & { data?: Record<string, string> }>(
-            secretType,
-            {
-              namespace,
-              name,
-            },
-          )
-          const value = secret?.data?.[key]
-          return value === undefined ? undefined : Buffer.from(value, 'base64')
-        } catch (error) {
-          if (hasKubeReason(error, 'NotFound')) return undefined
-          throw error
-        }
-      },
-    },
+    secrets: namespacedSecretReader(deps.kube, namespace),
     logger: deps.log,
     events: {
       record: (type, reason, message) =>
