@@ -85,14 +85,15 @@ describe('event mapping', () => {
         'MachineSet',
         'MachineSet',
         'Node',
+        'Node',
       ].sort(),
     )
   })
 
-  it('watches the layer below each selected kind', () => {
+  it('watches the layer below each selected kind (and Nodes for health checks)', () => {
     const kinds = watchedTypes([{ resource: machineApiTypes.machineHealthCheck }]).map(
       (t) => t.kind,
     )
-    expect(kinds).toEqual(['MachineHealthCheck', 'Machine'])
+    expect(kinds).toEqual(['MachineHealthCheck', 'Machine', 'Node'])
   })
 })
