@@ -14,7 +14,7 @@ import {
 } from '@kubernetes/client-node'
 import { API_GROUP, HUB_VERSION } from '../../src/api/group'
 import { KIND_DEFINITIONS } from '../../src/api/kinds'
-import { generateCrd } from '../../src/crd/generate'
+import { admissionWebhook, crdsFor } from '../../src/dev/install-api'
 import { ignoreNotFound, kubectl, uniqueName, waitFor } from './kube'
 
 /** The API installed for a test run; `uninstall` removes the (cluster-scoped) webhook configurations. */
@@ -25,38 +25,6 @@ export interface InstalledApi {
 
 const FIELD_MANAGER = 'machine-api-test'
 
-function admissionWebhook(name: string, url: string, caBundle: string) {
-  return {
-    name,
-    admissionReviewVersions: ['v1'],
-    clientConfig: { url, caBundle },
-    // Only our group: other tests and system components never pass through this webhook.
-    rules: [
-      {
-        apiGroups: [API_GROUP],
-        apiVersions: [HUB_VERSION],
-        operations: ['CREATE', 'UPDATE'],
-        resources: KIND_DEFINITIONS.map((d) => d.plural),
-        scope: 'Namespaced',
-      },
-    ],
-    failurePolicy: 'Fail',
-    sideEffects: 'None',
-    matchPolicy: 'Equivalent',
-    timeoutSeconds: 5,
-  }
-}
-
-/** The CRDs with conversion pointed at `url`/convert. */
-export function crdsFor(url: string, caBundle: string): KubernetesObject[] {
-  return KIND_DEFINITIONS.map((definition) => {
-    const crd = generateCrd(definition) as {
-      spec: { conversion: { webhook: Record<string, unknown> } }
-    }
-    crd.spec.conversion.webhook.clientConfig = { url: `${url}/convert`, caBundle }
-    return crd as unknown as KubernetesObject
-  })
-}
 
 /**
  * Applies the CRDs (server-side apply, so re-installing points them at the new server) and
@@ -103,7 +71,7 @@ export async function installApi(
 }
 
 // kubectl, not the typed client: its serializer drops `x-kubernetes-*` keys it has no model name for.
-async function applyWithKubectl(manifests: KubernetesObject[]): Promise<void> {
+async function applyWithKubectl(manifests: readonly object[]): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'machine-api-crds-'))
   try {
     const file = join(dir, 'crds.json')

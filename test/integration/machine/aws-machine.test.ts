@@ -13,10 +13,9 @@ import type { Logger } from '../../../src/observability/logger'
 import { awsProviderSpecSchema } from '../../../src/providers/aws'
 import { createProviderRegistry } from '../../../src/providers/registry'
 import { type MachineDeps, reconcileMachine } from '../../../src/reconcile/machine'
-import { useFileNamespace, useMachineApi } from '../../harness/machine-api'
 import { kwokNodeAnnotation } from '../../harness/nodes'
 import { region, useMoto } from '../providers/aws-fixture'
-import { machineDeps, machineTestKube, readMachine } from './fixture'
+import { machineDeps, readMachine, useMachineTestApi } from './fixture'
 
 const secretUserData = `#!/bin/sh\necho bootstrap-token-${Math.random().toString(36).slice(2)}`
 const secretKey = `moto-secret-${Math.random().toString(36).slice(2)}`
@@ -35,15 +34,7 @@ function capturingLogger(lines: string[]): Logger {
 }
 
 const moto = useMoto()
-let kubeClient: KubeClient | undefined
-const kube = () => {
-  kubeClient ??= machineTestKube(api().kc)
-  return kubeClient
-}
-const api = useMachineApi({
-  providerSchemas: (name) => (name === 'aws' ? awsProviderSpecSchema : undefined),
-})
-const namespace = useFileNamespace(() => api().kc, 'aws')
+const { api, namespace, kube } = useMachineTestApi('aws', { aws: awsProviderSpecSchema })
 const logs: string[] = []
 const secretType: ResourceType = {
   group: '',

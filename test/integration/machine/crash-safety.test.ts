@@ -9,10 +9,8 @@ import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { listPages } from '../../../src/kube/paged-list'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
-import { kwokProviderSpecSchema } from '../../../src/providers/kwok'
 import { reconcileMachine } from '../../../src/reconcile/machine'
-import { useFileNamespace, useMachineApi } from '../../harness/machine-api'
-import { kwokMachine, machineDeps, machineTestKube, readMachine, testProviders } from './fixture'
+import { kwokMachine, machineDeps, readMachine, testProviders, useMachineTestApi } from './fixture'
 
 /**
  * `kube`, but every call after the first `n` throws, as if the process died there; `calls()`
@@ -34,15 +32,7 @@ function dyingAfter(kube: KubeClient, n: number): KubeClient & { calls: () => nu
   })
 }
 
-let kubeClient: KubeClient | undefined
-const kube = () => {
-  kubeClient ??= machineTestKube(api().kc)
-  return kubeClient
-}
-const api = useMachineApi({
-  providerSchemas: (name) => (name === 'kwok' ? kwokProviderSpecSchema : undefined),
-})
-const namespace = useFileNamespace(() => api().kc, 'crash')
+const { namespace, kube } = useMachineTestApi('crash')
 
 async function nodesFor(providerID: string): Promise<number> {
   let count = 0

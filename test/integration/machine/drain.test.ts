@@ -13,34 +13,23 @@ import {
 } from '@kubernetes/client-node'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
-import type { KubeClient } from '../../../src/kube/kube-client'
-import { kwokProviderSpecSchema } from '../../../src/providers/kwok'
 import {
   preDrainHookPrefix,
   preTerminateHookPrefix,
 } from '../../../src/reconcile/machine/deletion-plan'
 import { ignoreNotFound, uniqueName, waitFor } from '../../harness/kube'
-import { useFileNamespace, useMachineApi } from '../../harness/machine-api'
 import { kwokNode } from '../../harness/nodes'
 import {
   kwokMachine,
   machineCondition,
   machineDeps,
-  machineTestKube,
   readMachine,
   runMachineController,
   testProviders,
+  useMachineTestApi,
 } from './fixture'
 
-let kubeClient: KubeClient | undefined
-const kube = () => {
-  kubeClient ??= machineTestKube(api().kc)
-  return kubeClient
-}
-const api = useMachineApi({
-  providerSchemas: (name) => (name === 'kwok' ? kwokProviderSpecSchema : undefined),
-})
-const namespace = useFileNamespace(() => api().kc, 'drain')
+const { api, namespace, kube } = useMachineTestApi('drain')
 const core = () => api().kc.makeApiClient(CoreV1Api)
 
 const running = (p: V1Pod) => p.status?.phase === 'Running' && !p.metadata?.deletionTimestamp

@@ -4,6 +4,7 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node'
 import { onTestFinished } from 'vitest'
+import type { z } from 'zod'
 import type { Machine } from '../../../src/api/v1beta1/machine'
 import { startInProcessBus } from '../../../src/bus/in-process-bus'
 import {
@@ -17,7 +18,11 @@ import { createKubeClient } from '../../../src/kube/dynamic-client'
 import { createHttpTransport } from '../../../src/kube/http-transport'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { silentLogger } from '../../../src/observability/logger'
-import { createKwokProvider, kubeNodeWriter } from '../../../src/providers/kwok'
+import {
+  createKwokProvider,
+  kubeNodeWriter,
+  kwokProviderSpecSchema,
+} from '../../../src/providers/kwok'
 import {
   createProviderRegistry,
   type Provider,
@@ -25,6 +30,7 @@ import {
 } from '../../../src/providers/registry'
 import { type MachineDeps, machineController } from '../../../src/reconcile/machine'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
+import { useFileNamespace, useMachineApi } from '../../harness/machine-api'
 
 /** A kube client for the test control plane. */
 export function machineTestKube(kc: KubeConfig): KubeClient {
@@ -94,4 +100,22 @@ export async function readMachine(
 /** The condition of `type` on the Machine. */
 export function machineCondition(machine: Machine | undefined, type: string) {
   return machine?.status?.conditions?.find((c) => c.type === type)
+}
+
+/**
+ * The per-file setup of the Machine tests: CRDs and the real webhook (validating provider specs
+ * with `schemas`), a namespace, and a kube client, as getters valid inside tests.
+ */
+export function useMachineTestApi(
+  prefix: string,
+  schemas: Record<string, z.ZodType> = { kwok: kwokProviderSpecSchema },
+) {
+  const api = useMachineApi({ providerSchemas: (name) => schemas[name] })
+  const namespace = useFileNamespace(() => api().kc, prefix)
+  let client: KubeClient | undefined
+  const kube = () => {
+    client ??= machineTestKube(api().kc)
+    return client
+  }
+  return { api, namespace, kube }
 }

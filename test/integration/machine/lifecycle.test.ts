@@ -5,29 +5,18 @@
 import { CoreV1Api, type V1Node } from '@kubernetes/client-node'
 import { describe, expect, it } from 'vitest'
 import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
-import type { KubeClient } from '../../../src/kube/kube-client'
-import { kwokProviderSpecSchema } from '../../../src/providers/kwok'
 import { ignoreNotFound, waitFor } from '../../harness/kube'
-import { useFileNamespace, useMachineApi } from '../../harness/machine-api'
 import {
   kwokMachine,
   machineCondition,
   machineDeps,
-  machineTestKube,
   readMachine,
   runMachineController,
   testProviders,
+  useMachineTestApi,
 } from './fixture'
 
-let kubeClient: KubeClient | undefined
-const kube = () => {
-  kubeClient ??= machineTestKube(api().kc)
-  return kubeClient
-}
-const api = useMachineApi({
-  providerSchemas: (name) => (name === 'kwok' ? kwokProviderSpecSchema : undefined),
-})
-const namespace = useFileNamespace(() => api().kc, 'machine')
+const { api, namespace, kube } = useMachineTestApi('machine')
 
 async function readNode(name: string): Promise<V1Node | undefined> {
   return await api()

@@ -8,21 +8,19 @@ import { CoreV1Api } from '@kubernetes/client-node'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
-import type { KubeClient } from '../../../src/kube/kube-client'
 import type { Actuator } from '../../../src/providers/actuator'
 import { CapacityError, InvalidConfigurationError } from '../../../src/providers/errors'
 import { kwokProviderSpecSchema } from '../../../src/providers/kwok'
 import type { Provider } from '../../../src/providers/registry'
 import { reconcileMachine } from '../../../src/reconcile/machine'
 import { waitFor } from '../../harness/kube'
-import { useFileNamespace, useMachineApi } from '../../harness/machine-api'
 import {
   kwokMachine,
   machineCondition,
   machineDeps,
-  machineTestKube,
   readMachine,
   testProviders,
+  useMachineTestApi,
 } from './fixture'
 
 const failingSpec = z.object({ failWith: z.enum(['invalid', 'capacity']) })
@@ -60,14 +58,8 @@ function failingProvider(): Provider & { calls: () => number } {
   return { name: 'failing', specSchema: failingSpec, actuator, calls: () => calls }
 }
 
-let kubeClient: KubeClient | undefined
-const kube = () => {
-  kubeClient ??= machineTestKube(api().kc)
-  return kubeClient
-}
 const schemas: Record<string, z.ZodType> = { kwok: kwokProviderSpecSchema, failing: failingSpec }
-const api = useMachineApi({ providerSchemas: (name) => schemas[name] })
-const namespace = useFileNamespace(() => api().kc, 'perr')
+const { api, namespace, kube } = useMachineTestApi('perr', schemas)
 
 async function events(ns: string, name: string): Promise<string[]> {
   const list = await api().kc.makeApiClient(CoreV1Api).listNamespacedEvent({ namespace: ns })

@@ -4,6 +4,9 @@
  */
 import { CoreV1Api } from '@kubernetes/client-node'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { createKubeClient } from '../../../src/kube/dynamic-client'
+import { createHttpTransport } from '../../../src/kube/http-transport'
+import { kubeNodeWriter } from '../../../src/providers/kwok/kube-node-writer'
 import { kwokKeys } from '../../../src/providers/kwok/node'
 import { createKwokProvider } from '../../../src/providers/kwok/provider'
 import type { Provider } from '../../../src/providers/registry'
@@ -11,7 +14,6 @@ import { testKubeConfig, waitFor } from '../../harness/kube'
 import { readNodeReady } from '../../harness/nodes'
 import { actuatorConformance, deleteUntilDone, newMachine, recorded } from './conformance'
 import { testContext } from './context'
-import { clientNodeWriter } from './kwok-nodes'
 
 let core: CoreV1Api
 let provider: Provider
@@ -19,7 +21,10 @@ const spec = { nodeLabels: { pool: 'conformance' }, zone: 'zone-a' }
 
 beforeAll(() => {
   core = testKubeConfig().makeApiClient(CoreV1Api)
-  provider = createKwokProvider({ nodes: clientNodeWriter(core) })
+  const kc = testKubeConfig()
+  provider = createKwokProvider({
+    nodes: kubeNodeWriter(createKubeClient(createHttpTransport(kc, () => {}))),
+  })
 })
 
 async function countNodes(uid: string): Promise<number> {

@@ -1,0 +1,107 @@
+/**
+ * @module The whole system for one namespace, as `npm run dev` runs it: every registered
+ * controller (Machine with the kwok provider, MachineSet, MachineDeployment, MachineHealthCheck)
+ * on the in-process bus, with short Machine retry periods so deletions finish in seconds. When the
+ * test ends it deletes every machine-api object of the namespace and waits, with the controllers
+ * still running, until every Machine and its kwok Node is gone, so the shared control plane keeps
+ * no Nodes; then it stops the bus.
+ */
+import type { KubeConfig } from '@kubernetes/client-node'
+import { onTestFinished } from 'vitest'
+import { startInProcessBus } from '../../../src/bus/in-process-bus'
+import {
+  machineApiMappers,
+  machineApiTypes,
+  watchedTypes,
+} from '../../../src/bus/machine-api-mappers'
+import { realTimers } from '../../../src/bus/timers'
+import { systemClock } from '../../../src/clock'
+import { createKubeClient } from '../../../src/kube/dynamic-client'
+import { createHttpTransport } from '../../../src/kube/http-transport'
+import type { KubeClient } from '../../../src/kube/kube-client'
+import { coreTypes, type ResourceType } from '../../../src/kube/resource'
+import { silentLogger } from '../../../src/observability/logger'
+import { createKwokProvider, kubeNodeWriter, kwokKeys } from '../../../src/providers/kwok'
+import { createProviderRegistry } from '../../../src/providers/registry'
+import { machineControllerWith } from '../../../src/reconcile/machine'
+import { controllerCatalog } from '../../../src/reconcile/runtime/catalog'
+import type { ReconcileDeps } from '../../../src/reconcile/runtime/controller'
+import { createRunner } from '../../../src/reconcile/runtime/runner'
+import { waitFor } from '../../harness/kube'
+
+/** Machine controller tuning: waiting deletion stages and unlinked Machines are retried every 1 s. */
+export const machineTuning = { deletionRetryMs: 1000, nodeLookupRetryMs: 1000 } as const
+
+/** A kube client for the test control plane. */
+export function fullStackKube(kc: KubeConfig): KubeClient {
+  return createKubeClient(createHttpTransport(kc, () => {}))
+}
+
+/** Reconcile deps shared by every controller. */
+export function fullStackDeps(kube: KubeClient): ReconcileDeps {
+  return { kube, clock: systemClock, log: silentLogger(), fieldManager: 'machine-api-full-stack' }
+}
+
+/**
+ * Starts every controller of the catalog on the in-process bus for `namespace` (the Machine
+ * controller with `machineTuning`). Cleans up and stops when the test finishes.
+ */
+export async function startFullStack(kube: KubeClient, namespace: string): Promise<void> {
+  const providers = createProviderRegistry([createKwokProvider({ nodes: kubeNodeWriter(kube) })])
+  const controllers = controllerCatalog({ providers }).map((c) =>
+    c.kind === machineApiTypes.machine.kind ? machineControllerWith(providers, machineTuning) : c,
+  )
+  const deps = fullStackDeps(kube)
+  const bus = startInProcessBus({
+    kube,
+    runner: createRunner({ controllers, deps }),
+    reconciled: controllers.map((c) => c.resource),
+    watched: watchedTypes(controllers),
+    mappers: machineApiMappers(controllers.map((c) => c.kind)),
+    timers: realTimers(),
+    log: deps.log,
+    namespace,
+    concurrency: 4,
+    // Events and requeues drive everything; the sweep only bounds a lost event.
+    sweepPeriodMs: 10_000,
+  })
+  onTestFinished(async () => {
+    try {
+      await deleteEverything(kube, namespace)
+    } finally {
+      await bus.stop()
+    }
+  })
+  await bus.ready()
+}
+
+/** Deletes the namespace's machine-api objects, owners first, until no Machine or Node is left. */
+async function deleteEverything(kube: KubeClient, namespace: string): Promise<void> {
+  const t = machineApiTypes
+  const deleteAll = async (type: ResourceType) => {
+    const page = await kube.list(type, { namespace })
+    await Promise.all(
+      page.items.map((o) => kube.delete(type, { namespace, name: o.metadata?.name ?? '' })),
+    )
+    return page.items.length
+  }
+  for (const type of [t.machineHealthCheck, t.machineDeployment, t.machineSet]) {
+    await deleteAll(type)
+  }
+  // Repeated: a MachineSet reconcile that read its set before the delete may still create one.
+  await waitFor(
+    'every Machine of the namespace gone',
+    async () => (await deleteAll(t.machine)) === 0,
+    { intervalMs: 500, timeoutMs: 120_000 },
+  )
+  await waitFor(
+    'every kwok Node of the namespace gone',
+    async () =>
+      (
+        await kube.list(coreTypes.node, {
+          labelSelector: `${kwokKeys.machineNamespace}=${namespace}`,
+        })
+      ).items.length === 0,
+    { intervalMs: 500, timeoutMs: 60_000 },
+  )
+}
