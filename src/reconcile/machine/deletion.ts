@@ -1,20 +1,14 @@
-/**
- * @module The deletion phase: observe, ask planDeletion for the next step, run it, repeat while
- * steps complete at once. Waiting steps end the pass with a requeue and a Deleting condition that
- * names what blocks (hooks, pods, budgets, volumes, the instance).
- */
-import type { V1Node } from '@kubernetes/client-node'
 import { parseDurationMs } from '../../api/shared/duration'
 import type { Machine } from '../../api/v1beta1/machine'
 import { machineApiTypes } from '../../bus/machine-api-mappers'
 import { drainCompleted, drainMessage, drainNodePass } from '../../drain'
 import { kubeDrainClient } from '../../drain/kube-drain-client'
-import { listPages } from '../../kube/paged-list'
-import { coreTypes, type KubeObject, type ResourceType } from '../../kube/resource'
+import { coreTypes } from '../../kube/resource'
 import type { Actuator, ActuatorContext } from '../../providers/actuator'
 import { toActuatorMachine } from '../../providers/machine'
 import { isConditionTrue } from '../shared/conditions'
-import { type DeletionObservation, nodeDeletionTimedOut, planDeletion } from './deletion-plan'
+import { currentNode, isInstanceGone, observeDeletion } from './deletion-observe'
+import { nodeDeletionTimedOut, planDeletion } from './deletion-plan'
 import {
   configurationRetryMs,
   defaultDeletionRetryMs,
@@ -22,16 +16,8 @@ import {
   machineFinalizer,
 } from './machine-deps'
 import { type MachineScope, meta } from './machine-scope'
-import { findNode } from './node-linking'
 import { recordEvent } from './provider-context'
 
-const volumeAttachmentType: ResourceType = {
-  group: 'storage.k8s.io',
-  version: 'v1',
-  kind: 'VolumeAttachment',
-  plural: 'volumeattachments',
-  namespaced: false,
-}
 const maxStepsPerPass = 12
 
 /** The provider of a deleting Machine, or why there is none. */
@@ -50,7 +36,12 @@ export async function reconcileDeletion(
   let instanceGone = await isInstanceGone(scope, provider)
   if (instanceGone === undefined) return
   for (let step = 0; step < maxStepsPerPass; step++) {
-    const observation = await observe(deps, scope, { drained, volumesDetached, node, instanceGone })
+    const observation = await observeDeletion(deps, scope, {
+      drained,
+      volumesDetached,
+      node,
+      instanceGone,
+    })
     const plan = planDeletion(observation, scope.now)
     Object.assign(scope.deletionTimers, plan.startTimers)
     const next = plan.next
@@ -180,87 +171,6 @@ function skipDrainMessage(reason: string): string {
     default:
       return 'Drain skipped: the Machine has no Node'
   }
-}
-
-async function currentNode(deps: MachineDeps, scope: MachineScope): Promise<V1Node | undefined> {
-  const nodeRef = scope.machine.status?.nodeRef
-  if (nodeRef)
-    return await deps.kube.get<V1Node & KubeObject>(coreTypes.node, { name: nodeRef.name })
-  // One last lookup, so a Node that joined just before deletion is still drained and removed.
-  const providerID = scope.machine.spec.providerID
-  return providerID ? await findNode(deps, providerID, []) : undefined
-}
-
-/**
- * Whether the instance is gone; undefined (deletion waits) when the provider is unavailable and an
- * instance may exist. Without a providerID and a provider nothing was ever created.
- */
-async function isInstanceGone(
-  scope: MachineScope,
-  provider: DeletionProvider,
-): Promise<boolean | undefined> {
-  if (!('problem' in provider)) {
-    return !(await provider.actuator.exists(provider.ctx, toActuatorMachine(scope.machine)))
-  }
-  if (!scope.machine.spec.providerID) return true
-  scope.deleting = { reason: 'ProviderUnavailable', message: provider.problem }
-  scope.requeueAfterMs.push(configurationRetryMs)
-  return undefined
-}
-
-async function observe(
-  deps: MachineDeps,
-  scope: MachineScope,
-  known: {
-    drained: boolean
-    volumesDetached: boolean
-    node: V1Node | undefined
-    instanceGone: boolean
-  },
-): Promise<DeletionObservation> {
-  const machine = scope.machine
-  const node = known.node
-  const timeout = (value: string | undefined) => (value ? (parseDurationMs(value) ?? 0) : 0)
-  return {
-    annotations: machine.metadata.annotations ?? {},
-    specHooks: {
-      preDrain: (machine.spec.lifecycleHooks?.preDrain ?? []).map((h) => h.name),
-      preTerminate: (machine.spec.lifecycleHooks?.preTerminate ?? []).map((h) => h.name),
-    },
-    timers: { ...machine.status?.deletion, ...scope.deletionTimers },
-    timeoutsMs: {
-      nodeDrain: timeout(machine.spec.nodeDrainTimeout),
-      nodeVolumeDetach: timeout(machine.spec.nodeVolumeDetachTimeout),
-    },
-    drained: known.drained,
-    volumesDetached: known.volumesDetached,
-    ...(node
-      ? {
-          node: {
-            name: node.metadata?.name ?? '',
-            unreachable:
-              node.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'Unknown',
-            attachedVolumes: known.volumesDetached ? [] : await attachedVolumes(deps, node),
-          },
-        }
-      : {}),
-    instanceGone: known.instanceGone,
-  }
-}
-
-/** Volumes the Node reports attached plus VolumeAttachments still bound to it. */
-async function attachedVolumes(deps: MachineDeps, node: V1Node): Promise<string[]> {
-  const names = new Set((node.status?.volumesAttached ?? []).map((v) => v.name))
-  const pages = listPages<
-    KubeObject & { spec?: { nodeName?: string }; status?: { attached?: boolean } }
-  >(deps.kube, volumeAttachmentType)
-  for await (const page of pages) {
-    for (const va of page.items) {
-      if (va.spec?.nodeName === node.metadata?.name && va.status?.attached)
-        names.add(va.metadata?.name ?? '')
-    }
-  }
-  return [...names].sort()
 }
 
 /** Deletes the Node; true when it is gone or nodeDeletionTimeout allows giving up. */
