@@ -98,6 +98,14 @@ async function waitForEstablished(kc: KubeConfig): Promise<void> {
       })
       return crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')
     })
+    // Established is not yet "served": right after a (re)create the apiserver answers 503
+    // "storage is (re)initializing" for a moment. Wait until a list goes through at both versions.
+    for (const version of ['v1beta1', 'v1alpha1']) {
+      await waitFor(`${definition.plural} served at ${version}`, async () => {
+        await kubectl(['get', `${definition.plural}.${version}.${API_GROUP}`, '-A', '--chunk-size=1'])
+        return true
+      })
+    }
   }
 }
 
