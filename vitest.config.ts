@@ -8,6 +8,8 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           environment: 'node',
+          // Unit tests share two cores with the integration project's control plane.
+          testTimeout: 30_000,
         },
       },
       {

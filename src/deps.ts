@@ -1,6 +1,7 @@
 /**
  * @module Builds the process-wide dependencies of the reconcile functions (kube client, clock,
- * logger, metrics) from the environment. Only `functions/` calls it; everything else receives deps.
+ * logger, metrics) from the environment. Only the wiring layer (`functions/`, `src/cli/`) calls it;
+ * everything else receives deps.
  */
 import { KubeConfig } from '@kubernetes/client-node'
 import type { Registry } from 'prom-client'

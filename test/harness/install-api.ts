@@ -25,7 +25,6 @@ export interface InstalledApi {
 
 const FIELD_MANAGER = 'machine-api-test'
 
-
 /**
  * Applies the CRDs (server-side apply, so re-installing points them at the new server) and
  * uniquely named webhook configurations; resolves once the apiserver calls the webhook.
@@ -102,7 +101,12 @@ async function waitForEstablished(kc: KubeConfig): Promise<void> {
     // "storage is (re)initializing" for a moment. Wait until a list goes through at both versions.
     for (const version of ['v1beta1', 'v1alpha1']) {
       await waitFor(`${definition.plural} served at ${version}`, async () => {
-        await kubectl(['get', `${definition.plural}.${version}.${API_GROUP}`, '-A', '--chunk-size=1'])
+        await kubectl([
+          'get',
+          `${definition.plural}.${version}.${API_GROUP}`,
+          '-A',
+          '--chunk-size=1',
+        ])
         return true
       })
     }

@@ -146,12 +146,16 @@ describe('RollingUpdate simulation', () => {
     { replicas: 5, maxSurge: 0, maxUnavailable: 0 },
     { replicas: 3, maxSurge: 3, maxUnavailable: 3 },
     { replicas: 1, maxSurge: 1, maxUnavailable: 0 },
-  ])('keeps the bounds and finishes for %o over 200 seeds', (strategy) => {
-    for (let seed = 1; seed <= 200; seed++) {
-      const { violations } = simulate({ ...strategy, seed })
-      expect(violations, `seed ${seed}`).toEqual([])
-    }
-  })
+  ])(
+    'keeps the bounds and finishes for %o over 200 seeds',
+    (strategy) => {
+      for (let seed = 1; seed <= 200; seed++) {
+        const { violations } = simulate({ ...strategy, seed })
+        expect(violations, `seed ${seed}`).toEqual([])
+      }
+    },
+    60_000,
+  )
 })
 
 describe('RollingUpdate simulation with failing Machines', () => {
@@ -159,12 +163,16 @@ describe('RollingUpdate simulation with failing Machines', () => {
     { replicas: 10, maxSurge: 2, maxUnavailable: 1 },
     { replicas: 10, maxSurge: 0, maxUnavailable: 2 },
     { replicas: 4, maxSurge: 1, maxUnavailable: 0 },
-  ])('never plans below the floor, and finishes, for %o over 200 seeds', (strategy) => {
-    for (let seed = 1; seed <= 200; seed++) {
-      const { violations } = simulate({ ...strategy, seed, failures: true })
-      expect(violations, `seed ${seed}`).toEqual([])
-    }
-  })
+  ])(
+    'never plans below the floor, and finishes, for %o over 200 seeds',
+    (strategy) => {
+      for (let seed = 1; seed <= 200; seed++) {
+        const { violations } = simulate({ ...strategy, seed, failures: true })
+        expect(violations, `seed ${seed}`).toEqual([])
+      }
+    },
+    60_000,
+  )
 })
 
 describe('planRollingUpdate', () => {

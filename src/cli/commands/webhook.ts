@@ -1,0 +1,80 @@
+/** @module `machine-api webhook`: the admission and conversion webhook server over HTTPS. */
+import { KubeConfig } from '@kubernetes/client-node'
+import { z } from 'zod'
+import { createLogger, type Logger } from '../../observability/logger'
+import { createMetricsRegistry } from '../../observability/metrics'
+import { builtInProviderSpecSchemas } from '../../providers/schemas'
+import { createWebhookApp } from '../../webhooks/app'
+import { machineClassLookup } from '../../webhooks/machine-class-lookup'
+import { startWebhookServer } from '../../webhooks/server'
+import type { CliCommand } from '../command'
+import { parseConfig, sourced } from '../config'
+import { stopOnSignals } from '../signals'
+
+const webhookSchema = z.object({
+  host: z.string().min(1).default('0.0.0.0'),
+  port: z
+    .string()
+    .regex(/^[0-9]+$/, 'must be a whole number')
+    .default('9443')
+    .transform(Number)
+    .pipe(z.number().min(1).max(65535)),
+  certFile: z.string().min(1).default('/tls/tls.crt'),
+  keyFile: z.string().min(1).default('/tls/tls.key'),
+})
+
+// The class lookup only feeds a warning: without a usable kubeconfig the webhook still serves.
+function classLookup(logger: Logger) {
+  try {
+    const kubeConfig = new KubeConfig()
+    kubeConfig.loadFromDefault()
+    return { machineClassExists: machineClassLookup(kubeConfig) }
+  } catch (error) {
+    logger.warn({ err: error }, 'no kubeconfig; MachineClass existence warnings are off')
+    return {}
+  }
+}
+
+/** `webhook`: the same process as `functions/webhook.ts`. */
+export const webhookCommand: CliCommand = {
+  name: 'webhook',
+  summary: 'serve the admission and conversion webhooks over HTTPS',
+  description:
+    'Serves /mutate, /validate and /convert for the machine-api.dev kinds, reloading the TLS certificate and key when their files change. Stops on SIGTERM/SIGINT.',
+  flags: {
+    host: { type: 'string', value: 'HOST', description: 'listen address ($WEBHOOK_HOST, 0.0.0.0)' },
+    port: { type: 'string', value: 'PORT', description: 'listen port ($WEBHOOK_PORT, 9443)' },
+    'cert-file': {
+      type: 'string',
+      value: 'FILE',
+      description: 'TLS certificate ($WEBHOOK_CERT_FILE, /tls/tls.crt)',
+    },
+    'key-file': {
+      type: 'string',
+      value: 'FILE',
+      description: 'TLS private key ($WEBHOOK_KEY_FILE, /tls/tls.key)',
+    },
+  },
+  env: {
+    KUBECONFIG: 'used to warn about missing MachineClasses (optional)',
+    LOG_LEVEL: 'pino log level (default info)',
+  },
+  async run(values, io) {
+    const settings = parseConfig(webhookSchema, {
+      host: sourced(values, io.env, { flag: 'host', env: 'WEBHOOK_HOST' }),
+      port: sourced(values, io.env, { flag: 'port', env: 'WEBHOOK_PORT' }),
+      certFile: sourced(values, io.env, { flag: 'cert-file', env: 'WEBHOOK_CERT_FILE' }),
+      keyFile: sourced(values, io.env, { flag: 'key-file', env: 'WEBHOOK_KEY_FILE' }),
+    })
+    const logger = createLogger({ name: 'machine-api-webhook' })
+    const app = createWebhookApp({
+      logger,
+      metrics: createMetricsRegistry(),
+      providerSchemas: builtInProviderSpecSchemas,
+      ...classLookup(logger),
+    })
+    const server = await startWebhookServer(app, { ...settings, logger })
+    stopOnSignals(() => server.close())
+    return 'running'
+  },
+}

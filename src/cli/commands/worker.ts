@@ -1,0 +1,39 @@
+/** @module `machine-api worker`: the long-running reconcile worker (in-process bus or JetStream). */
+import { startWorker } from '../../bus/entry/worker'
+import { createDeps } from '../../deps'
+import type { CliCommand } from '../command'
+import { runtimeControllers } from '../controllers'
+import { controllersFlag, parseRuntimeSettings, runtimeEnvHelp } from '../runtime-settings'
+import { stopOnSignals } from '../signals'
+
+/** `worker`: the same process as `functions/worker.ts`. */
+export const workerCommand: CliCommand = {
+  name: 'worker',
+  summary: 'run the reconcile worker (watches + queue, or a JetStream consumer)',
+  description:
+    'With --bus in-process it watches every selected kind, coalesces events per object and sweeps on a timer. With --bus jetstream it consumes keys from NATS JetStream; --bridge also publishes watch events as keys. Serves /healthz, /readyz and /metrics on $PORT. Stops on SIGTERM/SIGINT.',
+  flags: {
+    bus: {
+      type: 'string',
+      value: 'in-process|jetstream',
+      description: 'event transport (default in-process; $BUS)',
+    },
+    bridge: {
+      type: 'boolean',
+      description: 'with --bus jetstream, also run the watch bridge ($WATCH_BRIDGE=1)',
+    },
+    controllers: controllersFlag,
+  },
+  env: { BUS: 'default of --bus', WATCH_BRIDGE: '1 = --bridge', ...runtimeEnvHelp },
+  async run(values, io) {
+    const settings = parseRuntimeSettings(values, io.env, { bus: true })
+    const deps = createDeps('machine-api-worker')
+    const { controllers } = runtimeControllers(deps, settings, io.env)
+    const worker = await startWorker(deps, settings, controllers)
+    stopOnSignals(async (signal) => {
+      deps.log.info({ signal }, 'stopping')
+      await worker.stop().finally(() => deps.close())
+    })
+    return 'running'
+  },
+}

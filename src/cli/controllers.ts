@@ -1,0 +1,32 @@
+/** @module The controllers and providers a reconcile command runs, from its settings. */
+
+import type { RuntimeDeps, RuntimeSettings } from '../deps'
+import { errorMessage } from '../errors'
+import { createDefaultProviders } from '../providers/default-registry'
+import type { ProviderRegistry } from '../providers/registry'
+import { controllerCatalog } from '../reconcile/runtime/catalog'
+import type { Controller, ReconcileDeps } from '../reconcile/runtime/controller'
+import { selectControllers } from '../reconcile/runtime/selection'
+import { UsageError } from './command'
+
+/** The providers ($MACHINE_API_PROVIDERS...) and the selected controllers (`--controllers`). */
+export function runtimeControllers(
+  deps: RuntimeDeps,
+  settings: RuntimeSettings,
+  env: NodeJS.ProcessEnv,
+): { providers: ProviderRegistry; controllers: Controller<ReconcileDeps>[] } {
+  const providers = asUsage('$MACHINE_API_PROVIDERS', () => createDefaultProviders(deps.kube, env))
+  const controllers = asUsage('--controllers', () =>
+    selectControllers(controllerCatalog({ providers }), settings.controllers),
+  )
+  return { providers, controllers }
+}
+
+// Both throw on a name they do not know: that is a configuration error, exit code 2.
+function asUsage<T>(source: string, build: () => T): T {
+  try {
+    return build()
+  } catch (error) {
+    throw new UsageError(`invalid configuration:\n  ${source}: ${errorMessage(error)}`)
+  }
+}
