@@ -6,6 +6,9 @@ import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node'
 import { afterAll, beforeAll } from 'vitest'
 import { stringify } from 'yaml'
 import type { ProviderSpecSchemas } from '../../src/api/shared/provider-spec'
+import { createKubeClient } from '../../src/kube/dynamic-client'
+import { createHttpTransport } from '../../src/kube/http-transport'
+import type { KubeClient } from '../../src/kube/kube-client'
 import { type InstalledApi, installApi } from './install-api'
 import { ignoreNotFound, kubectl, testKubeConfig, uniqueName } from './kube'
 import { startTestWebhookServer, type TestWebhookServer } from './webhook-server'
@@ -81,4 +84,14 @@ export async function kubectlError(run: Promise<unknown>): Promise<string> {
     return String((error as { stderr?: string }).stderr ?? error)
   }
   throw new Error('kubectl succeeded but was expected to fail')
+}
+
+/** A KubeClient for the test control plane, created on first use and closed after the file. */
+export function useKubeClient(api: () => MachineApiContext): () => KubeClient {
+  let client: KubeClient | undefined
+  afterAll(() => client?.close())
+  return () => {
+    client ??= createKubeClient(createHttpTransport(api().kc, () => {}))
+    return client
+  }
 }

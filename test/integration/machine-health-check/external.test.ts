@@ -3,13 +3,11 @@
  * annotation, or by a request made from `remediation.externalTemplateRef`) instead of deleted, and
  * the hand-off is withdrawn once the Machine is healthy again.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createKubeClient } from '../../../src/kube/dynamic-client'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { hasKubeReason } from '../../../src/kube/errors'
-import { createHttpTransport } from '../../../src/kube/http-transport'
 import type { KubeObject, ResourceType } from '../../../src/kube/resource'
 import { testNamespace, uniqueName, waitFor } from '../../harness/kube'
-import { useMachineApi } from '../../harness/machine-api'
+import { useKubeClient, useMachineApi } from '../../harness/machine-api'
 import {
   createLinkedNode,
   createMachine,
@@ -24,12 +22,7 @@ import {
 } from './fixture'
 
 const api = useMachineApi()
-let kubeClient: ReturnType<typeof createKubeClient> | undefined
-const kube = () => {
-  kubeClient ??= createKubeClient(createHttpTransport(api().kc, () => {}))
-  return kubeClient
-}
-afterAll(() => kubeClient?.close())
+const kube = useKubeClient(api)
 
 const group = 'remediation-test.machine-api.dev'
 const crdType: ResourceType = {

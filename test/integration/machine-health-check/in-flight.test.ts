@@ -3,11 +3,9 @@
  * gone and `maxInFlight: 1`, one deletion runs at a time, oldest failure first; the next starts
  * when the previous Machine is gone.
  */
-import { afterAll, describe, expect, it } from 'vitest'
-import { createKubeClient } from '../../../src/kube/dynamic-client'
-import { createHttpTransport } from '../../../src/kube/http-transport'
+import { describe, expect, it } from 'vitest'
 import { testNamespace, uniqueName, waitFor } from '../../harness/kube'
-import { useMachineApi } from '../../harness/machine-api'
+import { useKubeClient, useMachineApi } from '../../harness/machine-api'
 import {
   createMachine,
   createMachineSet,
@@ -20,12 +18,7 @@ import {
 } from './fixture'
 
 const api = useMachineApi()
-let kubeClient: ReturnType<typeof createKubeClient> | undefined
-const kube = () => {
-  kubeClient ??= createKubeClient(createHttpTransport(api().kc, () => {}))
-  return kubeClient
-}
-afterAll(() => kubeClient?.close())
+const kube = useKubeClient(api)
 
 describe('MachineHealthCheck maxInFlight', () => {
   it('remediates one Machine at a time', async () => {

@@ -4,13 +4,11 @@
  * remediated after their timeouts, the healthy target is untouched, and the time from a timeout
  * expiring to the deletion request is measured with the in-process bus (no sweep).
  */
-import { afterAll, describe, expect, inject, it } from 'vitest'
-import { createKubeClient } from '../../../src/kube/dynamic-client'
-import { createHttpTransport } from '../../../src/kube/http-transport'
+import { describe, expect, inject, it } from 'vitest'
 import { coreTypes } from '../../../src/kube/resource'
 import { startExtraKwok } from '../../harness/controlplane/kwok'
 import { testNamespace, uniqueName, waitFor } from '../../harness/kube'
-import { useMachineApi } from '../../harness/machine-api'
+import { useKubeClient, useMachineApi } from '../../harness/machine-api'
 import {
   createLinkedNode,
   createMachine,
@@ -27,12 +25,7 @@ import {
 } from './fixture'
 
 const api = useMachineApi()
-let kubeClient: ReturnType<typeof createKubeClient> | undefined
-const kube = () => {
-  kubeClient ??= createKubeClient(createHttpTransport(api().kc, () => {}))
-  return kubeClient
-}
-afterAll(() => kubeClient?.close())
+const kube = useKubeClient(api)
 
 const timeoutS = 20
 

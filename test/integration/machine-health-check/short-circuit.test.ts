@@ -3,12 +3,10 @@
  * `maxUnhealthy: 40%` nothing is remediated and the condition and an Event say why with the
  * counts; after 2 Nodes recover, the remaining 3 are remediated.
  */
-import { afterAll, describe, expect, it } from 'vitest'
-import { createKubeClient } from '../../../src/kube/dynamic-client'
-import { createHttpTransport } from '../../../src/kube/http-transport'
+import { describe, expect, it } from 'vitest'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
 import { testNamespace, uniqueName, waitFor } from '../../harness/kube'
-import { useMachineApi } from '../../harness/machine-api'
+import { useKubeClient, useMachineApi } from '../../harness/machine-api'
 import {
   createLinkedNode,
   createMachine,
@@ -23,12 +21,7 @@ import {
 } from './fixture'
 
 const api = useMachineApi()
-let kubeClient: ReturnType<typeof createKubeClient> | undefined
-const kube = () => {
-  kubeClient ??= createKubeClient(createHttpTransport(api().kc, () => {}))
-  return kubeClient
-}
-afterAll(() => kubeClient?.close())
+const kube = useKubeClient(api)
 
 type Conditions = { conditions?: Array<Record<string, string>> } | undefined
 

@@ -3,12 +3,10 @@
  * remediated once the timeout, counted from provisioning, expires, and not before; a reconcile
  * asks to run again exactly at that crossing.
  */
-import { afterAll, describe, expect, it } from 'vitest'
-import { createKubeClient } from '../../../src/kube/dynamic-client'
-import { createHttpTransport } from '../../../src/kube/http-transport'
+import { describe, expect, it } from 'vitest'
 import { reconcileMachineHealthCheck } from '../../../src/reconcile/machine-health-check/reconcile'
 import { testNamespace, uniqueName, waitFor } from '../../harness/kube'
-import { useMachineApi } from '../../harness/machine-api'
+import { useKubeClient, useMachineApi } from '../../harness/machine-api'
 import {
   createLinkedNode,
   createMachine,
@@ -24,12 +22,7 @@ import {
 } from './fixture'
 
 const api = useMachineApi()
-let kubeClient: ReturnType<typeof createKubeClient> | undefined
-const kube = () => {
-  kubeClient ??= createKubeClient(createHttpTransport(api().kc, () => {}))
-  return kubeClient
-}
-afterAll(() => kubeClient?.close())
+const kube = useKubeClient(api)
 
 const startupMs = 30_000
 

@@ -30,7 +30,7 @@ import {
 } from '../../../src/providers/registry'
 import { type MachineDeps, machineController } from '../../../src/reconcile/machine'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
-import { useFileNamespace, useMachineApi } from '../../harness/machine-api'
+import { useFileNamespace, useKubeClient, useMachineApi } from '../../harness/machine-api'
 
 /** A kube client for the test control plane. */
 export function machineTestKube(kc: KubeConfig): KubeClient {
@@ -112,10 +112,5 @@ export function useMachineTestApi(
 ) {
   const api = useMachineApi({ providerSchemas: (name) => schemas[name] })
   const namespace = useFileNamespace(() => api().kc, prefix)
-  let client: KubeClient | undefined
-  const kube = () => {
-    client ??= machineTestKube(api().kc)
-    return client
-  }
-  return { api, namespace, kube }
+  return { api, namespace, kube: useKubeClient(api) }
 }
