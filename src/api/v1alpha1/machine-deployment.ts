@@ -3,7 +3,10 @@ import { z } from 'zod'
 import { intOrPercentSchema } from '../shared/int-or-string'
 import { labelSelectorSchema } from '../shared/label-selector'
 import { resourceSchema } from '../shared/resource'
+import { machineDeploymentSpecSchema } from '../v1beta1/machine-deployment'
 import { machineTemplateV1alpha1Schema, replicaStatusV1alpha1Fields } from './machine-set'
+
+const hubSpec = machineDeploymentSpecSchema.shape
 
 /** The v1alpha1 MachineDeployment spec. */
 export const machineDeploymentSpecV1alpha1Schema = z
@@ -31,25 +34,11 @@ export const machineDeploymentSpecV1alpha1Schema = z
       })
       .optional()
       .describe('The rollout strategy.'),
-    minReadySeconds: z
-      .int()
-      .min(0)
-      .max(86_400)
-      .default(0)
-      .describe('Seconds a Machine must be Ready to count as available.'),
-    revisionHistoryLimit: z
-      .int()
-      .min(0)
-      .max(1000)
-      .default(1)
-      .describe('Old MachineSets to keep for rollback.'),
-    paused: z.boolean().default(false).describe('Stop rolling out template changes while true.'),
-    progressDeadlineSeconds: z
-      .int()
-      .min(1)
-      .max(86_400 * 7)
-      .default(600)
-      .describe('Seconds a rollout may make no progress before it is reported as stalled.'),
+    // Same meaning and bounds in both versions: one definition.
+    minReadySeconds: hubSpec.minReadySeconds,
+    revisionHistoryLimit: hubSpec.revisionHistoryLimit,
+    paused: hubSpec.paused,
+    progressDeadlineSeconds: hubSpec.progressDeadlineSeconds,
   })
   .describe('The desired state of a MachineDeployment (legacy shape).')
 
