@@ -15,7 +15,7 @@ import {
 import { API_GROUP, HUB_VERSION } from '../../src/api/group'
 import { KIND_DEFINITIONS } from '../../src/api/kinds'
 import { admissionWebhook, crdsFor } from '../../src/dev/install-api'
-import { ignoreNotFound, kubectl, uniqueName, waitFor } from './kube'
+import { ignoreNotFound, type Kubectl, kubectl as testKubectl, uniqueName, waitFor } from './kube'
 
 /** The API installed for a test run; `uninstall` removes the (cluster-scoped) webhook configurations. */
 export interface InstalledApi {
@@ -32,12 +32,14 @@ const FIELD_MANAGER = 'machine-api-test'
 export async function installApi(
   kc: KubeConfig,
   webhook: { url: string; caBundle: string },
+  /** kubectl for the target control plane (default: the test run's shared one). */
+  kubectl: Kubectl = testKubectl,
 ): Promise<InstalledApi> {
   const objects = KubernetesObjectApi.makeApiClient(kc)
   const apply = (object: KubernetesObject) =>
     objects.patch(object, undefined, undefined, FIELD_MANAGER, true, PatchStrategy.ServerSideApply)
-  await applyWithKubectl(crdsFor(webhook.url, webhook.caBundle))
-  await waitForEstablished(kc)
+  await applyWithKubectl(kubectl, crdsFor(webhook.url, webhook.caBundle))
+  await waitForEstablished(kc, kubectl)
 
   const name = uniqueName('machine-api-test')
   const configurations: KubernetesObject[] = [
@@ -70,7 +72,7 @@ export async function installApi(
 }
 
 // kubectl, not the typed client: its serializer drops `x-kubernetes-*` keys it has no model name for.
-async function applyWithKubectl(manifests: readonly object[]): Promise<void> {
+async function applyWithKubectl(kubectl: Kubectl, manifests: readonly object[]): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'machine-api-crds-'))
   try {
     const file = join(dir, 'crds.json')
@@ -88,7 +90,7 @@ async function applyWithKubectl(manifests: readonly object[]): Promise<void> {
   }
 }
 
-async function waitForEstablished(kc: KubeConfig): Promise<void> {
+async function waitForEstablished(kc: KubeConfig, kubectl: Kubectl): Promise<void> {
   const api = kc.makeApiClient(ApiextensionsV1Api)
   for (const definition of KIND_DEFINITIONS) {
     await waitFor(`CRD ${definition.plural} established`, async () => {

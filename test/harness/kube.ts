@@ -64,11 +64,16 @@ export async function waitFor<T>(
 
 /** Runs the kubectl built with the control plane against it, as a user would. */
 export async function kubectl(args: string[]): Promise<{ stdout: string; stderr: string }> {
-  return await execFileAsync(
-    inject('kubectlPath'),
-    ['--kubeconfig', inject('kubeconfigPath'), ...args],
-    {
+  return await kubectlFor(inject('kubectlPath'), inject('kubeconfigPath'))(args)
+}
+
+/** Output of a kubectl run. */
+export type Kubectl = (args: string[]) => Promise<{ stdout: string; stderr: string }>
+
+/** kubectl against any control plane (benchmarks and chaos scenarios start their own). */
+export function kubectlFor(kubectlPath: string, kubeconfigPath: string): Kubectl {
+  return async (args) =>
+    await execFileAsync(kubectlPath, ['--kubeconfig', kubeconfigPath, ...args], {
       encoding: 'utf8',
-    },
-  )
+    })
 }

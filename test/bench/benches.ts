@@ -1,0 +1,19 @@
+/** @module Every benchmark `npm run bench` runs, in order. */
+import { apiCostBench } from './api-cost'
+import { coldStartBench } from './cold-start'
+import { drainBench } from './drain'
+import type { Bench } from './lib/bench'
+import { listConversionBench } from './list-conversion'
+import { provisioningBench } from './provisioning'
+import { scaleMemoryBench } from './scale-memory'
+import { webhooksBench } from './webhooks'
+
+export const benches: Bench[] = [
+  provisioningBench,
+  apiCostBench,
+  webhooksBench,
+  listConversionBench,
+  scaleMemoryBench,
+  drainBench,
+  coldStartBench,
+]

@@ -1,0 +1,46 @@
+/**
+ * @module The shape every chaos scenario shares: seeded, repeatable, and reporting the same
+ * counts, each of which but `runs` and `faultsInjected` must be 0.
+ */
+
+export interface ScenarioOptions {
+  /** Seeds every random choice (kill moments, faults, orders); the same seed repeats the run. */
+  seed: number
+  /** `short`: the version inside `npm test` (a few minutes for all); `full`: `npm run chaos`. */
+  size: 'short' | 'full'
+  /** Progress lines (stderr in the runner, silent in tests unless debugging). */
+  log(message: string): void
+}
+
+/** Per scenario: what was tried, and what went wrong (all of the last four must be 0). */
+export interface ScenarioReport {
+  id: string
+  title: string
+  seed: number
+  /** Cycles, rollouts or objects the scenario drove through. */
+  runs: number
+  /** Kills, outages, dropped/duplicated events, EC2 errors, invalid objects sent. */
+  faultsInjected: number
+  /** Machines or instances that exist twice for one intent (same Machine, two instances...). */
+  duplicates: number
+  /** Instances or Nodes without a Machine, left after convergence. */
+  orphans: number
+  /** Machines not converged within the scenario's bound (two sweep periods after the last fault). */
+  stuck: number
+  /** Objects or intents that disappeared (a Machine never created, an invalid object stored...). */
+  lost: number
+  /** Anything else worth keeping: EC2 calls per action, restarts, timings. */
+  details?: Record<string, unknown>
+}
+
+export interface Scenario {
+  id: string
+  title: string
+  /** Starts what it needs (own control plane, moto, NATS), runs, and tears everything down. */
+  run(options: ScenarioOptions): Promise<ScenarioReport>
+}
+
+/** The counts that must all be 0 for a scenario to pass. */
+export function failedCounts(report: ScenarioReport): string[] {
+  return (['duplicates', 'orphans', 'stuck', 'lost'] as const).filter((k) => report[k] !== 0)
+}

@@ -1,0 +1,17 @@
+/** @module Every chaos scenario, in the order `npm run chaos` and the short test run them. */
+import type { Scenario } from '../lib/scenario'
+import { apiserverOutageScenario } from './apiserver-outage'
+import { badInputScenario } from './bad-input'
+import { cloudFaultsScenario } from './cloud-faults'
+import { concurrencyScenario } from './concurrency'
+import { crashScenario } from './crash'
+import { eventLossScenario } from './event-loss'
+
+export const scenarios: Scenario[] = [
+  crashScenario,
+  apiserverOutageScenario,
+  eventLossScenario,
+  cloudFaultsScenario,
+  concurrencyScenario,
+  badInputScenario,
+]

@@ -1,0 +1,34 @@
+/**
+ * The short, seeded version of `npm run chaos`: every scenario at its small size, each on its own
+ * control plane (one of them stops its apiserver). Each must inject faults and end with no
+ * duplicates, orphans, stuck Machines or lost objects.
+ */
+import { describe, expect, it } from 'vitest'
+import { scenarios } from '../../chaos/scenarios'
+
+const seed = Number(process.env.CHAOS_SEED ?? 20261202)
+const debug = process.env.CHAOS_DEBUG === '1'
+
+describe('chaos (short)', () => {
+  it.each(scenarios.map((s) => [s.id, s] as const))(
+    '%s',
+    { timeout: 600_000 },
+    async (_, scenario) => {
+      const report = await scenario.run({
+        seed,
+        size: 'short',
+        log: (m) => {
+          if (debug) console.error(`[chaos] ${scenario.id}: ${m}`)
+        },
+      })
+      expect(report.runs).toBeGreaterThan(0)
+      expect(report.faultsInjected).toBeGreaterThan(0)
+      expect({
+        duplicates: report.duplicates,
+        orphans: report.orphans,
+        stuck: report.stuck,
+        lost: report.lost,
+      }).toEqual({ duplicates: 0, orphans: 0, stuck: 0, lost: 0 })
+    },
+  )
+})
