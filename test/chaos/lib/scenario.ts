@@ -2,6 +2,7 @@
  * @module The shape every chaos scenario shares: seeded, repeatable, and reporting the same
  * counts, each of which but `runs` and `faultsInjected` must be 0.
  */
+import type { SharedControlPlane } from './environment'
 
 export interface ScenarioOptions {
   /** Seeds every random choice (kill moments, faults, orders); the same seed repeats the run. */
@@ -10,6 +11,11 @@ export interface ScenarioOptions {
   size: 'short' | 'full'
   /** Progress lines (stderr in the runner, silent in tests unless debugging). */
   log(message: string): void
+  /**
+   * The short test passes the test run's control plane: scenarios that do not stop the apiserver
+   * use it instead of starting their own (see lib/environment.ts).
+   */
+  shared?: SharedControlPlane
 }
 
 /** Per scenario: what was tried, and what went wrong (all of the last four must be 0). */

@@ -3,7 +3,7 @@
  * control plane (one of them stops its apiserver). Each must inject faults and end with no
  * duplicates, orphans, stuck Machines or lost objects.
  */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, inject, it } from 'vitest'
 import { scenarios } from '../../chaos/scenarios'
 
 const seed = Number(process.env.CHAOS_SEED ?? 20261202)
@@ -17,6 +17,7 @@ describe('chaos (short)', () => {
       const report = await scenario.run({
         seed,
         size: 'short',
+        shared: { kubeconfigPath: inject('kubeconfigPath'), kubectlPath: inject('kubectlPath') },
         log: (m) => {
           if (debug) console.error(`[chaos] ${scenario.id}: ${m}`)
         },
