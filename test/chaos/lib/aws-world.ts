@@ -1,0 +1,107 @@
+/**
+ * @module The aws side of a scenario: a moto EC2 server (optionally behind the fault proxy), an
+ * EC2 client for auditing, a namespace with a credentials Secret and an aws MachineClass, the
+ * ec2-node-simulator playing each instance's kubelet, and the environment a worker process needs.
+ */
+import { DescribeImagesCommand, EC2Client } from '@aws-sdk/client-ec2'
+import type { KubeConfig } from '@kubernetes/client-node'
+import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { startEc2NodeSimulator } from '../../../src/dev/ec2-node-simulator'
+import { createKubeClient } from '../../../src/kube/dynamic-client'
+import { createHttpTransport } from '../../../src/kube/http-transport'
+import type { KubeClient } from '../../../src/kube/kube-client'
+import { coreTypes } from '../../../src/kube/resource'
+import { secretType } from '../../../src/kube/secret-reader'
+import { silentLogger } from '../../../src/observability/logger'
+import { type FaultProxy, startFaultProxy } from '../../harness/moto/fault-proxy'
+import { type MotoServer, startMotoServer } from '../../harness/moto/moto-server'
+
+export const chaosRegion = 'eu-west-1'
+export const chaosClassName = 'standard'
+/** Ownership tag value of the scenario's instances (the orphan audit looks only at these). */
+export const chaosOwnerId = 'machine-api-chaos'
+
+export interface AwsWorld {
+  namespace: string
+  kube: KubeClient
+  moto: MotoServer
+  /** Present when started with `faults: true`; the worker talks to EC2 through it. */
+  proxy?: FaultProxy
+  /** Talks to moto directly (never through the proxy): for audits. */
+  ec2: EC2Client
+  /** What a worker process needs on top of KUBECONFIG (EC2 endpoint, region, providers...). */
+  workerEnv: Record<string, string>
+  stop(): Promise<void>
+}
+
+export async function startAwsWorld(options: {
+  kc: KubeConfig
+  kubeconfigPath: string
+  namespace: string
+  faults?: boolean
+  /** The simulator's pass period (default 500 ms). */
+  nodePeriodMs?: number
+  /** instanceType of the MachineClass (default t3.micro). */
+  instanceType?: string
+}): Promise<AwsWorld> {
+  const moto = await startMotoServer()
+  const proxy = options.faults ? await startFaultProxy(moto.endpoint) : undefined
+  const ec2 = new EC2Client({
+    region: chaosRegion,
+    endpoint: moto.endpoint,
+    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+  })
+  const kube = createKubeClient(createHttpTransport(options.kc, () => {}))
+  const images = await ec2.send(new DescribeImagesCommand({ Owners: ['amazon'] }))
+  const amiId = images.Images?.find((i) => i.RootDeviceName)?.ImageId ?? ''
+  const ns = options.namespace
+  await kube.create(coreTypes.namespace, { metadata: { name: ns } })
+  await kube.create(secretType, {
+    metadata: { namespace: ns, name: 'aws' },
+    stringData: { aws_access_key_id: 'AKIAMOTOCHAOS000', aws_secret_access_key: 'chaos-secret' },
+  })
+  await kube.create(machineApiTypes.machineClass, {
+    apiVersion: 'machine-api.dev/v1beta1',
+    kind: 'MachineClass',
+    metadata: { namespace: ns, name: chaosClassName },
+    spec: {
+      provider: 'aws',
+      providerSpec: {
+        region: chaosRegion,
+        ami: { id: amiId },
+        instanceType: options.instanceType ?? 't3.micro',
+        subnet: { filters: [{ name: 'default-for-az', values: ['true'] }] },
+      },
+      credentialsSecretRef: { name: 'aws' },
+    },
+  })
+  const stopSimulator = startEc2NodeSimulator({
+    ec2,
+    kube,
+    log: silentLogger(),
+    periodMs: options.nodePeriodMs ?? 500,
+  })
+  return {
+    namespace: ns,
+    kube,
+    moto,
+    proxy,
+    ec2,
+    workerEnv: {
+      KUBECONFIG: options.kubeconfigPath,
+      WATCH_NAMESPACE: ns,
+      MACHINE_API_PROVIDERS: 'aws',
+      AWS_REGION: chaosRegion,
+      AWS_EC2_ENDPOINT: proxy?.endpoint ?? moto.endpoint,
+      MACHINE_API_OWNER_ID: chaosOwnerId,
+    },
+    async stop() {
+      stopSimulator()
+      ec2.destroy()
+      await proxy?.stop()
+      await moto.stop()
+      await kube.delete(coreTypes.namespace, { name: ns }).catch(() => {})
+      kube.close()
+    },
+  }
+}
