@@ -1,20 +1,38 @@
 /**
  * @module The in-process transport (npm run dev, single-replica installs): watch sources feed
  * mapped keys into a coalescing queue whose workers run the runner; a sweep timer re-enqueues every
- * object. Event delivery can be switched off to run on the sweep alone.
+ * object. Event delivery can be switched off to run on the sweep alone, or wrapped (chaos tests drop,
+ * duplicate and reorder changes there, where watch events become keys).
  */
 import { errorMessage } from '../errors'
 import type { KubeClient } from '../kube/kube-client'
-import type { ResourceType } from '../kube/resource'
+import type { KubeObject, ResourceType } from '../kube/resource'
 import type { Logger } from '../observability/logger'
 import type { RuntimeMetrics } from '../observability/runtime-metrics'
 import { type Runner, requeueDelay } from '../reconcile/runtime/runner'
 import { type CoalescingQueue, createCoalescingQueue } from './coalescing-queue'
 import { type EventMapper, mapChange } from './event-mapping'
 import { formatKey } from './keys'
+import { inNamespaceScope } from './namespace-scope'
 import { type SweepReport, startSweepTimer, sweep } from './sweep'
 import type { Timers } from './timers'
-import { startWatchSource, type WatchSource } from './watch-source'
+import { type ChangeType, startWatchSource, type WatchSource } from './watch-source'
+
+/** One watched change on its way to the mappers and the queue. */
+export interface WatchedChange {
+  type: ResourceType
+  obj: KubeObject
+  change: ChangeType
+}
+
+/** Delivers a watched change to the mappers and the queue. */
+export type ChangeDelivery = (change: WatchedChange) => void
+
+/**
+ * Wraps delivery: receives the real one and returns what the watches call instead. It may drop,
+ * repeat, delay or reorder changes (events are hints: correctness must not depend on them).
+ */
+export type ChangeInterceptor = (deliver: ChangeDelivery) => ChangeDelivery
 
 /** Options of startInProcessBus. */
 export interface InProcessBusOptions {
@@ -33,6 +51,9 @@ export interface InProcessBusOptions {
   sweepPeriodMs: number
   /** False runs on the sweep alone (no watches). */
   events?: boolean
+  /** Wraps the delivery of every watched change (fault injection in tests); default: none. */
+  interceptChanges?: ChangeInterceptor | undefined
+  /** Only this namespace: watches, sweeps, and the keys changes map to (Node -> Machine...). */
   namespace?: string | undefined
   watchdogMs?: number
   /** Called after each sweep (tests count sweeps; entry points may log). */
@@ -62,6 +83,17 @@ export function startInProcessBus(options: InProcessBusOptions): InProcessBus {
     onDepth: (depth) => metrics?.queueDepth.set({ queue: 'in-process' }, depth),
   })
 
+  const deliverChange: ChangeDelivery = ({ type, obj }) => {
+    metrics?.hints.inc({ transport: 'watch' })
+    mapChange(options.mappers, { kind: type.kind, obj }, kube).then(
+      (keys) => {
+        for (const key of keys) if (inNamespaceScope(key, options.namespace)) queue.add(key)
+      },
+      (error: unknown) => log.warn({ err: errorMessage(error) }, 'mapping a change failed'),
+    )
+  }
+  const deliver = options.interceptChanges?.(deliverChange) ?? deliverChange
+
   const sources: WatchSource[] = []
   if (options.events ?? true) {
     for (const type of options.watched) {
@@ -74,15 +106,7 @@ export function startInProcessBus(options: InProcessBusOptions): InProcessBus {
           log,
           ...(options.watchdogMs ? { watchdogMs: options.watchdogMs } : {}),
           onRestart: (cause) => metrics?.watchRestarts.inc({ resource: type.plural, cause }),
-          onChange: (obj) => {
-            metrics?.hints.inc({ transport: 'watch' })
-            mapChange(options.mappers, { kind: type.kind, obj }, kube).then(
-              (keys) => {
-                for (const key of keys) queue.add(key)
-              },
-              (error: unknown) => log.warn({ err: errorMessage(error) }, 'mapping a change failed'),
-            )
-          },
+          onChange: (obj, change) => deliver({ type, obj, change }),
         }),
       )
     }

@@ -6,6 +6,7 @@
 import { jetstream, jetstreamManager } from '@nats-io/jetstream'
 import { connect } from '@nats-io/transport-node'
 import type { RuntimeDeps, RuntimeSettings } from '../../deps'
+import { apiserverCheck } from '../../observability/apiserver-check'
 import { healthApp, serveApp } from '../../observability/health'
 import type { Controller, ReconcileDeps } from '../../reconcile/runtime/controller'
 import { createRunner } from '../../reconcile/runtime/runner'
@@ -82,8 +83,16 @@ export async function startWorker(
     ready = true
   }
 
+  // Not ready while the apiserver does not answer (an outage): the worker keeps running and
+  // resumes on its own, but must not report that it can do its work.
+  const probed = controllers[0]?.resource
+  const apiserver = apiserverCheck({
+    timers: deps.timers,
+    probe: async () =>
+      probed && (await deps.kube.list(probed, { namespace: settings.namespace, limit: 1 })),
+  })
   const health = await serveApp(
-    healthApp({ registry: deps.registry, ready: { started: () => ready } }),
+    healthApp({ registry: deps.registry, ready: { started: () => ready, apiserver } }),
     settings.port,
   )
   deps.log.info({ bus: settings.bus, kinds: runner.kinds(), port: health.port }, 'worker running')

@@ -7,6 +7,7 @@ import type { KubeClient } from '../../kube/kube-client'
 import type { ResourceType } from '../../kube/resource'
 import type { Logger } from '../../observability/logger'
 import { type EventMapper, mapChange } from '../event-mapping'
+import { inNamespaceScope } from '../namespace-scope'
 import type { Timers } from '../timers'
 import { startWatchSource, type WatchSource } from '../watch-source'
 import type { KeyPublisher } from './publisher'
@@ -39,7 +40,13 @@ export function startWatchBridge(options: {
       ...(options.watchdogMs ? { watchdogMs: options.watchdogMs } : {}),
       onChange: (obj) => {
         mapChange(options.mappers, { kind: type.kind, obj }, kube)
-          .then((keys) => Promise.all(keys.map((key) => options.publish(key))))
+          .then((keys) =>
+            Promise.all(
+              keys
+                .filter((key) => inNamespaceScope(key, options.namespace))
+                .map((key) => options.publish(key)),
+            ),
+          )
           .catch((error: unknown) =>
             log.warn({ err: errorMessage(error) }, 'publishing a hint failed'),
           )

@@ -42,6 +42,13 @@ export interface ControlPlane {
   readonly version: string
   /** Data, certificates and one log file per component. */
   readonly workDir: string
+  /**
+   * Stops kube-apiserver alone (SIGTERM, as a node reboot or an upgrade would), leaving etcd and
+   * the clients running: an apiserver outage for chaos tests.
+   */
+  stopApiserver(): Promise<void>
+  /** Starts kube-apiserver again with the same flags, port and certificates; resolves on /readyz. */
+  startApiserver(): Promise<void>
   /** Stops every component (kwok, scheduler, KCM, apiserver, etcd, in that order). */
   stop(): Promise<void>
 }
@@ -115,25 +122,20 @@ async function startOnce(binDir: string, options: ControlPlaneOptions): Promise<
     if (!options.keepData) rmSync(workDir, { recursive: true, force: true })
   }
 
+  const startApiserver = () => start('kube-apiserver', apiserverArgs(workDir, ports, files))
+  const access = { server, token: files.token, caPath: files.servingCert }
+
   try {
     start('etcd', etcdArgs(workDir, ports))
-    const apiserver = start('kube-apiserver', apiserverArgs(workDir, ports, files))
-    await waitForReadyz({
-      server,
-      token: files.token,
-      caPath: files.servingCert,
-      processes,
-      apiserver,
-    })
+    const apiserver = startApiserver()
+    await waitForReadyz({ ...access, processes, apiserver })
     const kubeconfigPath = join(workDir, 'kubeconfig')
     writeKubeconfig(kubeconfigPath, server, files)
     if (options.kcm ?? true) start('kube-controller-manager', kcmArgs(kubeconfigPath, files))
     if (options.scheduler ?? true) start('kube-scheduler', schedulerArgs(kubeconfigPath))
     if (options.kwok ?? true)
       start('kwok', kwokArgs(kubeconfigPath, writeKwokStages(workDir, binDir), kwokNodeSelector))
-    const version = JSON.parse(
-      await apiserverGet({ server, token: files.token, caPath: files.servingCert }, '/version'),
-    ).gitVersion as string
+    const version = JSON.parse(await apiserverGet(access, '/version')).gitVersion as string
     return {
       kubeconfigPath,
       kubectlPath: join(binDir, 'kubectl'),
@@ -141,6 +143,19 @@ async function startOnce(binDir: string, options: ControlPlaneOptions): Promise<
       server,
       version,
       workDir,
+      async stopApiserver() {
+        await processes[1]?.stop()
+      },
+      async startApiserver() {
+        const [etcd, previous] = processes
+        if (!etcd || previous?.isRunning()) throw new Error('kube-apiserver is already running')
+        // start() appended it; it takes the stopped one's place, so stop() keeps its order.
+        const restarted = startApiserver()
+        processes.pop()
+        processes[1] = restarted
+        // Only etcd and the apiserver must live: a client may exit while the apiserver is gone.
+        await waitForReadyz({ ...access, processes: [etcd, restarted], apiserver: restarted })
+      },
       stop: stopAll,
     }
   } catch (error) {
