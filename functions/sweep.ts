@@ -4,6 +4,9 @@
  * ($ORPHAN_SWEEP / `--orphans`: report (default), terminate or off). Exits 1 when a kind could
  * not be listed.
  */
+import { sweepCommand } from '../src/cli/commands/sweep'
 import { runMain } from '../src/cli/process-main'
+import { runCommand } from '../src/cli/run-command'
 
-await runMain(['sweep', ...process.argv.slice(2)], import.meta.url)
+// Only this command is imported, so the bundle carries nothing the other commands need.
+await runMain(import.meta.url, (io) => runCommand(sweepCommand, process.argv.slice(2), io))

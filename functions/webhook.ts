@@ -1,4 +1,7 @@
 /** @module Entry point of the webhook function: `machine-api webhook` (HTTPS /mutate /validate /convert). */
+import { webhookCommand } from '../src/cli/commands/webhook'
 import { runMain } from '../src/cli/process-main'
+import { runCommand } from '../src/cli/run-command'
 
-await runMain(['webhook', ...process.argv.slice(2)], import.meta.url)
+// Only this command is imported, so the bundle carries nothing the other commands need.
+await runMain(import.meta.url, (io) => runCommand(webhookCommand, process.argv.slice(2), io))

@@ -2,8 +2,7 @@
  * @module `machine-api <command>`: dispatch, help and exit codes (0 done, 1 failed, 2 wrong usage
  * or configuration). Commands write through the injected I/O, so tests run them in-process.
  */
-import { errorMessage } from '../errors'
-import { type CliCommand, type CliIo, type CommandOutcome, UsageError } from './command'
+import type { CliCommand, CliIo, CommandOutcome } from './command'
 import { crdsCommand } from './commands/crds'
 import { devCommand } from './commands/dev'
 import { manifestsCommand } from './commands/manifests'
@@ -13,7 +12,7 @@ import { sweepCommand } from './commands/sweep'
 import { webhookCommand } from './commands/webhook'
 import { workerCommand } from './commands/worker'
 import { commandHelp, mainHelp } from './help'
-import { parseCommandArgs } from './parse'
+import { runCommand } from './run-command'
 
 /** Every command, in help order. */
 export function cliCommands(): CliCommand[] {
@@ -43,21 +42,5 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<Comman
     io.stderr(`machine-api: unknown command ${JSON.stringify(name)}\n\n${mainHelp(commands)}`)
     return 2
   }
-  try {
-    const parsed = parseCommandArgs(command, rest)
-    if (parsed.help) {
-      io.stdout(commandHelp(command))
-      return 0
-    }
-    return await command.run(parsed.values, io)
-  } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr(
-        `machine-api ${command.name}: ${error.message}\n\nRun \`machine-api ${command.name} --help\` for usage.\n`,
-      )
-      return 2
-    }
-    io.stderr(`machine-api ${command.name}: ${errorMessage(error)}\n`)
-    return 1
-  }
+  return await runCommand(command, rest, io)
 }

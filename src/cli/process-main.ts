@@ -1,17 +1,21 @@
 /**
  * @module The process side of the CLI for `functions/*.ts`: real stdout/stderr/env, the package
- * root, and the exit once a command is done (servers keep running).
+ * root, and the exit once a command is done (servers keep running). It imports no command, so
+ * each entry point bundles only the commands it runs.
  */
 import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { CliIo } from './command'
-import { runCli } from './main'
+import type { CliIo, CommandOutcome } from './command'
 
 /**
- * Runs `argv` as `machine-api` would. `entryUrl` is the calling entry point's `import.meta.url`
- * (functions/x.ts or dist/x.js, both one level below the package root).
+ * Runs `run` with the process's I/O and exits with its code unless it started a server.
+ * `entryUrl` is the calling entry point's `import.meta.url` (functions/x.ts or dist/x.js, both one
+ * level below the package root).
  */
-export async function runMain(argv: readonly string[], entryUrl: string): Promise<void> {
+export async function runMain(
+  entryUrl: string,
+  run: (io: CliIo) => Promise<CommandOutcome>,
+): Promise<void> {
   // `machine-api crds | head`: the reader went away; that is not an error.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(0)
@@ -23,6 +27,6 @@ export async function runMain(argv: readonly string[], entryUrl: string): Promis
     env: process.env,
     packageRoot: dirname(dirname(fileURLToPath(entryUrl))),
   }
-  const outcome = await runCli(argv, io)
+  const outcome = await run(io)
   if (outcome !== 'running') process.exit(outcome)
 }

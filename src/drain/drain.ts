@@ -3,7 +3,7 @@
  * caller requeues while the result is not complete and turns it into a condition; nothing here
  * sleeps or loops until done.
  */
-import type { DrainClient } from './drain-client'
+import type { DrainClient, EvictionOutcome } from './drain-client'
 import type { EvictionResult } from './eviction-result'
 import { decidePod, podKey } from './pod-filters'
 
@@ -14,6 +14,8 @@ export interface DrainPassOptions {
   now: Date
   /** Evictions per pass, so one pass never runs long against a big Node (default 50). */
   maxEvictions?: number
+  /** Evictions in flight at once (default 10). */
+  evictionConcurrency?: number
 }
 
 /** Cordons the Node and evicts, once, every pod that must leave it. */
@@ -33,6 +35,7 @@ export async function drainNodePass(
   }
   const gracePeriodSeconds = options.nodeUnreachable ? 1 : undefined
   let budget = options.maxEvictions ?? 50
+  const toEvict: { pod: (typeof pods)[number]; key: string; warning?: string }[] = []
   for (const pod of pods) {
     const decision = decidePod(pod, options)
     const key = podKey(pod)
@@ -40,23 +43,27 @@ export async function drainNodePass(
       result.skipped++
       continue
     }
-    if (decision.action === 'wait') {
-      result.waitingFor.push(key)
-      continue
-    }
-    if (budget <= 0) {
+    if (decision.action === 'wait' || budget <= 0) {
       result.waitingFor.push(key)
       continue
     }
     budget--
-    const outcome = await client.evict(
+    toEvict.push({ pod, key, ...(decision.warning ? { warning: decision.warning } : {}) })
+  }
+  // Evictions are independent requests (the apiserver checks each against its PDB), so they run
+  // side by side like `kubectl drain`; one at a time, a 110-pod Node took 110 round trips.
+  const outcomes = await mapConcurrently(toEvict, options.evictionConcurrency ?? 10, ({ pod }) =>
+    client.evict(
       { namespace: pod.metadata?.namespace ?? '', name: pod.metadata?.name ?? '' },
       gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds },
-    )
+    ),
+  )
+  toEvict.forEach(({ key, warning }, i) => {
+    const outcome = outcomes[i] as EvictionOutcome
     switch (outcome.type) {
       case 'evicted':
         result.evicted.push(key)
-        if (decision.warning) result.warnings.push({ pod: key, warning: decision.warning })
+        if (warning) result.warnings.push({ pod: key, warning })
         break
       case 'gone':
         break
@@ -67,6 +74,24 @@ export async function drainNodePass(
         result.failed.push({ pod: key, message: outcome.message })
         break
     }
-  }
+  })
   return result
+}
+
+/** Runs `work` over `items` with at most `limit` at once; results keep the items' order. */
+async function mapConcurrently<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array(items.length)
+  let next = 0
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++
+      results[i] = await work(items[i] as T)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane))
+  return results
 }

@@ -1,9 +1,202 @@
-import type { Bench } from './lib/bench'
+/**
+ * Benchmark "cold-start": time from process start to the first 200 of /readyz for each bundled
+ * long-running function (webhook over TLS, worker and reconcile over HTTP, against the bench
+ * control plane with the API installed), and to exit for the one-shots (sweep, `cli --help`);
+ * plus every bundle's size. Limits: a bare `node -e` HTTP server's start to first answer, and
+ * `node -e 0`'s start to exit, measured in the same runs.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import { freePort } from '../harness/controlplane/free-port'
+import type { Bench, Measurement } from './lib/bench'
+import { measurement } from './lib/measurement'
+import { startProcess, timeToExit, waitUntilServing } from './lib/process-timer'
+import { type BenchApi, installBenchApi } from './lib/webhook-api'
+import { repoRoot, startWebhookChild } from './lib/webhook-child'
+
+const dist = join(repoRoot, 'dist')
+const bareServer =
+  "require('node:http').createServer((q,s)=>s.end('ok')).listen(Number(process.env.PORT),'127.0.0.1')"
+
+/** Wall and CPU milliseconds of one start. */
+interface Sample {
+  ms: number
+  cpuMs: number
+}
+
+type Timer = (api: BenchApi, cpu: CpuProbe) => Promise<Sample>
+
+/** Node flags and environment that make a child report its CPU time, and the report's reader. */
+interface CpuProbe {
+  nodeArgs: string[]
+  env: NodeJS.ProcessEnv
+  read(): number
+}
+
+const cpuPreload = join(import.meta.dirname, 'lib', 'process-cpu-report.cjs')
+
+function cpuProbe(dir: string, n: number): CpuProbe {
+  const file = join(dir, `cpu-${n}`)
+  return {
+    nodeArgs: ['--require', cpuPreload],
+    env: { BENCH_CPU_FILE: file },
+    read: () => Number(readFileSync(file, 'utf8')),
+  }
+}
+
+/** Start of `node dist/<name>.js` to /readyz 200 on $PORT (plain HTTP). */
+function httpFunction(name: string): Timer {
+  return async (api, cpu) => {
+    const port = await freePort()
+    const env = {
+      ...process.env,
+      ...cpu.env,
+      KUBECONFIG: api.kubeconfigPath,
+      PORT: String(port),
+      MACHINE_API_PROVIDERS: 'kwok',
+    }
+    const startedAt = performance.now()
+    const child = startProcess(process.execPath, [...cpu.nodeArgs, join(dist, `${name}.js`)], {
+      env,
+    })
+    try {
+      const ms = await waitUntilServing(child, `http://127.0.0.1:${port}/readyz`, { startedAt })
+      await child.stop()
+      return { ms, cpuMs: cpu.read() }
+    } finally {
+      await child.stop()
+    }
+  }
+}
+
+/** Start of `node args` to exit 0. */
+function oneShot(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Timer {
+  return async (api, cpu) => {
+    const env = { ...process.env, ...cpu.env, KUBECONFIG: api.kubeconfigPath, ...extraEnv }
+    const result = await timeToExit(process.execPath, [...cpu.nodeArgs, ...args], {
+      env,
+      cwd: repoRoot,
+    })
+    if (result.code !== 0) {
+      throw new Error(`node ${args.join(' ')} exited ${result.code}:\n${result.output}`)
+    }
+    return { ms: result.ms, cpuMs: cpu.read() }
+  }
+}
+
+const servers: Array<[string, Timer]> = [
+  [
+    'webhook.js to /readyz',
+    async (api, cpu) => {
+      const child = await startWebhookChild({
+        certs: api.certs,
+        kubeconfigPath: api.kubeconfigPath,
+        nodeArgs: cpu.nodeArgs,
+        env: cpu.env,
+      })
+      await child.stop()
+      return { ms: child.readyMs, cpuMs: cpu.read() }
+    },
+  ],
+  ['worker.js to /readyz', httpFunction('worker')],
+  ['reconcile.js to /readyz', httpFunction('reconcile')],
+]
+
+const oneShots: Array<[string, Timer]> = [
+  [
+    'sweep.js to exit',
+    // Orphan sweep off and kwok only: the sweep's own work, not calls to a cloud that is not there.
+    oneShot([join(dist, 'sweep.js')], { ORPHAN_SWEEP: 'off', MACHINE_API_PROVIDERS: 'kwok' }),
+  ],
+  ['cli.js --help to exit', oneShot([join(dist, 'cli.js'), '--help'])],
+]
+
+const bareServerTimer: Timer = async (_api, cpu) => {
+  const port = await freePort()
+  const startedAt = performance.now()
+  const child = startProcess(process.execPath, [...cpu.nodeArgs, '-e', bareServer], {
+    env: { ...process.env, ...cpu.env, PORT: String(port) },
+  })
+  try {
+    const ms = await waitUntilServing(child, `http://127.0.0.1:${port}/`, { startedAt })
+    await child.stop()
+    return { ms, cpuMs: cpu.read() }
+  } finally {
+    await child.stop()
+  }
+}
+const bareExitTimer = oneShot(['-e', '0'])
 
 export const coldStartBench: Bench = {
   id: 'cold-start',
-  title: 'cold-start (not written yet)',
-  async run() {
-    throw new Error('cold-start: not written yet')
+  title: 'bundled functions: start to /readyz (servers) or to exit (one-shots); bundle sizes',
+  controlPlane: { kcm: false, scheduler: false, kwok: false },
+  async run(env) {
+    const api = await installBenchApi(env.controlPlane)
+    const runs = Math.max(env.options.runs, env.options.quick ? 2 : 5)
+    const samples = new Map<string, Sample[]>()
+    const cpuDir = mkdtempSync(join(tmpdir(), 'machine-api-bench-cpu-'))
+    let n = 0
+    const all: Array<[string, Timer]> = [
+      ['bare node -e http server', bareServerTimer],
+      ['bare node -e 0', bareExitTimer],
+      ...servers,
+      ...oneShots,
+    ]
+    try {
+      // Interleaved, so a noisy moment on the shared machine hits every figure alike.
+      for (let run = 0; run < runs; run++) {
+        for (const [name, timer] of all) {
+          const sample = await timer(api, cpuProbe(cpuDir, n++))
+          samples.set(name, [...(samples.get(name) ?? []), sample])
+        }
+        env.log(`run ${run + 1}/${runs} done`)
+      }
+    } finally {
+      await api.close()
+      rmSync(cpuDir, { recursive: true, force: true })
+    }
+    const wall = (name: string) => (samples.get(name) ?? []).map((s) => s.ms)
+    const cpu = (name: string) => (samples.get(name) ?? []).map((s) => s.cpuMs)
+    const figures = (names: string[], limit: string) =>
+      names.flatMap((name) => [
+        measurement(name, 'ms', wall(name), { name: limit, samples: wall(limit) }),
+        measurement(`${name} (CPU time)`, 'ms', cpu(name), { name: limit, samples: cpu(limit) }),
+      ])
+    const measurements: Measurement[] = [
+      ...figures(
+        servers.map(([name]) => name),
+        'bare node -e http server',
+      ),
+      ...figures(
+        oneShots.map(([name]) => name),
+        'bare node -e 0',
+      ),
+      ...bundleSizes(),
+    ]
+    return {
+      id: 'cold-start',
+      title: coldStartBench.title,
+      measurements,
+      details: { runs, samples: Object.fromEntries(samples) },
+    }
   },
+}
+
+/** Bytes and gzip bytes of every dist/*.js (no limit: reported for tracking). */
+function bundleSizes(): Measurement[] {
+  return readdirSync(dist)
+    .filter((f) => f.endsWith('.js'))
+    .sort()
+    .flatMap((file) => {
+      const path = join(dist, file)
+      const kib = statSync(path).size / 1024
+      const gzipKib = gzipSync(readFileSync(path)).length / 1024
+      return [
+        measurement(`dist/${file} size`, 'KiB', [kib]),
+        measurement(`dist/${file} gzip size`, 'KiB', [gzipKib]),
+      ]
+    })
 }

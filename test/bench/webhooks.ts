@@ -1,9 +1,172 @@
-import type { Bench } from './lib/bench'
+/**
+ * Benchmark "webhooks": latency and throughput of /validate, /mutate and /convert of the bundled
+ * webhook (`node dist/webhook.js`, a child process over TLS) with real review bodies, against the
+ * same server stack answering a fixed JSON body (the limit), with the same load in the same run.
+ */
+import { join } from 'node:path'
+import { HUB_API_VERSION, SPOKE_API_VERSION } from '../../src/api/group'
+import type { Bench, BenchEnv, BenchReport, Measurement } from './lib/bench'
+import { type LoadResult, runLoad } from './lib/http-load'
+import { postJson } from './lib/http-post'
+import { measurement } from './lib/measurement'
+import { admissionReviews, conversionReview, conversionReviewDown } from './lib/review-bodies'
+import {
+  type Certificates,
+  type HttpsChild,
+  makeCertificates,
+  repoRoot,
+  startHttpsChild,
+  startWebhookChild,
+} from './lib/webhook-child'
+
+/** Machines per ConversionReview: a typical page the apiserver converts at once. */
+const CONVERSION_BATCH = 50
+const CONNECTIONS = 10
+
+interface Endpoint {
+  name: string
+  path: string
+  bodies: string[]
+}
 
 export const webhooksBench: Bench = {
   id: 'webhooks',
-  title: 'webhooks (not written yet)',
-  async run() {
-    throw new Error('webhooks: not written yet')
+  title: 'webhook /validate, /mutate, /convert vs the same HTTPS stack with a fixed answer',
+  // Only the webhook processes are measured; the control plane just idles.
+  controlPlane: { kcm: false, scheduler: false, kwok: false },
+  async run(env) {
+    const certs = makeCertificates()
+    const started: HttpsChild[] = []
+    try {
+      const webhook = await startWebhookChild({
+        certs,
+        kubeconfigPath: env.controlPlane.kubeconfigPath,
+      })
+      started.push(webhook)
+      const constant = await startConstantServer(certs)
+      started.push(constant)
+      const endpoints = await buildEndpoints(webhook.url, certs.ca)
+      return await measureAll(env, endpoints, webhook, constant, certs.ca)
+    } finally {
+      for (const child of started) await child.stop()
+      certs.remove()
+    }
   },
+}
+
+async function startConstantServer(certs: Certificates): Promise<HttpsChild> {
+  const script = join(repoRoot, 'test', 'bench', 'lib', 'http-constant-server.ts')
+  return await startHttpsChild(script, { certs, nodeArgs: ['--import', 'tsx'] })
+}
+
+/** The review bodies per endpoint, each checked once against the webhook (200, allowed/Success). */
+async function buildEndpoints(url: string, ca: Buffer): Promise<Endpoint[]> {
+  const admissions = admissionReviews().map((r) => JSON.stringify(r))
+  for (const path of ['/validate', '/mutate']) {
+    for (const body of admissions) {
+      const answer = await postJson(`${url}${path}`, body, ca)
+      const response = (answer.json as { response?: { allowed?: boolean } }).response
+      if (answer.status !== 200 || response?.allowed !== true) {
+        throw new Error(`${path} did not allow the benchmark body: ${JSON.stringify(answer.json)}`)
+      }
+    }
+  }
+  const down = JSON.stringify(conversionReviewDown(CONVERSION_BATCH))
+  const converted = await convertedObjects(url, down, ca)
+  const up = JSON.stringify(conversionReview(HUB_API_VERSION, converted))
+  await convertedObjects(url, up, ca)
+  return [
+    { name: '/validate', path: '/validate', bodies: admissions },
+    { name: '/mutate', path: '/mutate', bodies: admissions },
+    {
+      name: `/convert ${CONVERSION_BATCH} to ${SPOKE_API_VERSION}`,
+      path: '/convert',
+      bodies: [down],
+    },
+    { name: `/convert ${CONVERSION_BATCH} to ${HUB_API_VERSION}`, path: '/convert', bodies: [up] },
+  ]
+}
+
+async function convertedObjects(url: string, body: string, ca: Buffer): Promise<unknown[]> {
+  const answer = await postJson(`${url}/convert`, body, ca)
+  const response = (
+    answer.json as { response?: { result?: { status?: string }; convertedObjects?: unknown[] } }
+  ).response
+  if (answer.status !== 200 || response?.result?.status !== 'Success') {
+    throw new Error(
+      `/convert failed on the benchmark body: ${JSON.stringify(answer.json).slice(0, 500)}`,
+    )
+  }
+  return response.convertedObjects ?? []
+}
+
+async function measureAll(
+  env: BenchEnv,
+  endpoints: Endpoint[],
+  webhook: HttpsChild,
+  constant: HttpsChild,
+  ca: Buffer,
+): Promise<BenchReport> {
+  const durationSeconds = env.options.quick ? 2 : 5
+  const load = async (server: HttpsChild, endpoint: Endpoint, seconds: number) => {
+    const result = await runLoad({
+      url: `${server.url}${endpoint.path}`,
+      bodies: endpoint.bodies,
+      ca,
+      connections: CONNECTIONS,
+      durationSeconds: seconds,
+    })
+    if (result.errors > 0) {
+      throw new Error(`${endpoint.name}: ${result.errors} errors or non-2xx answers under load`)
+    }
+    return result
+  }
+  const measurements: Measurement[] = []
+  const details: Record<string, unknown> = {
+    connections: CONNECTIONS,
+    durationSeconds,
+    conversionBatch: CONVERSION_BATCH,
+    bodyBytes: Object.fromEntries(endpoints.map((e) => [e.name, e.bodies.map((b) => b.length)])),
+  }
+  for (const endpoint of endpoints) {
+    // Warm both (JIT, TLS session, lazy imports) so the first run is not an outlier.
+    await load(webhook, endpoint, 1)
+    await load(constant, endpoint, 1)
+    const real: LoadResult[] = []
+    const limit: LoadResult[] = []
+    for (let run = 0; run < env.options.runs; run++) {
+      real.push(await load(webhook, endpoint, durationSeconds))
+      limit.push(await load(constant, endpoint, durationSeconds))
+      const last = real[real.length - 1]
+      env.log(
+        `${endpoint.name} run ${run + 1}: p50 ${last?.p50} ms, p99 ${last?.p99} ms, ${Math.round(last?.rps ?? 0)} req/s`,
+      )
+    }
+    measurements.push(...figures(endpoint.name, real, limit))
+    details[endpoint.name] = { webhook: real, constant: limit }
+  }
+  return { id: 'webhooks', title: webhooksBench.title, measurements, details }
+}
+
+const fixed = 'fixed answer, same stack'
+
+function figures(name: string, real: LoadResult[], limit: LoadResult[]): Measurement[] {
+  const pick = (list: LoadResult[], key: keyof LoadResult) => list.map((r) => r[key])
+  const latency = (key: 'p50' | 'p99' | 'max') =>
+    measurement(`${name} ${key} latency`, 'ms', pick(real, key), {
+      name: fixed,
+      samples: pick(limit, key),
+    })
+  return [
+    latency('p50'),
+    latency('p99'),
+    latency('max'),
+    measurement(
+      `${name} throughput`,
+      'req/s',
+      pick(real, 'rps'),
+      { name: fixed, samples: pick(limit, 'rps') },
+      `${CONNECTIONS} connections; ratio < 1 means slower than the limit`,
+    ),
+  ]
 }
