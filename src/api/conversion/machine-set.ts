@@ -14,17 +14,27 @@ type SpokeStatus = NonNullable<z.input<typeof machineSetV1alpha1Schema>['status'
 type HubTemplate = HubSpec['template']
 type SpokeTemplate = SpokeSpec['template']
 
-/** A v1beta1 Machine template down to v1alpha1. */
+// Admission converts objects before the schema has checked them: a template without a spec (or
+// none at all) passes through unchanged, so the schema refuses it naming the field instead of
+// the conversion failing with a 500.
+function hasSpec(template: unknown): boolean {
+  const spec = (template as { spec?: unknown } | undefined)?.spec
+  return typeof spec === 'object' && spec !== null && !Array.isArray(spec)
+}
+
+/** A v1beta1 Machine template down to v1alpha1 (a malformed one passes through as is). */
 export function templateToV1alpha1(template: HubTemplate): Lowered<SpokeTemplate> {
+  if (!hasSpec(template)) return { value: template as unknown as SpokeTemplate, data: {} }
   const spec = machineSpecToV1alpha1(template.spec)
   return { value: compact({ metadata: template.metadata, spec: spec.value }), data: spec.data }
 }
 
-/** A v1alpha1 Machine template up to v1beta1. */
+/** A v1alpha1 Machine template up to v1beta1 (a malformed one passes through as is). */
 export function templateToHub(
   template: SpokeTemplate,
   data: ConversionData | undefined,
 ): HubTemplate {
+  if (!hasSpec(template)) return template as unknown as HubTemplate
   return compact({ metadata: template.metadata, spec: machineSpecToHub(template.spec, data ?? {}) })
 }
 

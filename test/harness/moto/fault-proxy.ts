@@ -1,7 +1,8 @@
 /**
  * @module A small HTTP proxy in front of moto that answers chosen EC2 actions with chosen AWS
- * errors (throttling, capacity) a number of times, and counts every request per action. It
- * injects what moto cannot produce; everything else is moto's real answer.
+ * errors (throttling, capacity) a number of times, or a random share of all requests (seeded by
+ * the caller), and counts every request and every injected fault per action. It injects what moto
+ * cannot produce; everything else is moto's real answer.
  */
 import { createServer, type IncomingMessage, request } from 'node:http'
 
@@ -13,15 +14,41 @@ export interface Fault {
   status: number
   /** How many matching requests fail before the action works again (default: all). */
   times?: number
+  /** Only requests whose parameters match (e.g. `InstanceType` of RunInstances) fail. */
+  when?: (params: URLSearchParams) => boolean
+}
+
+/** An AWS error answer: its code and HTTP status. */
+export interface ErrorAnswer {
+  code: string
+  status: number
+}
+
+/** Fails a share of requests at random (chaos): each request fails with probability `rate`. */
+export interface RandomFaults {
+  rate: number
+  /** The answers to pick from for a failing request. */
+  errors: readonly ErrorAnswer[]
+  /** A source of numbers in [0, 1): the caller's seeded random, so runs repeat. */
+  next: () => number
+  /** Only these actions (default: all). */
+  actions?: readonly string[]
 }
 
 /** A running proxy. */
 export interface FaultProxy {
   endpoint: string
   inject(fault: Fault): void
+  /** Starts failing a random share of requests (replaces an earlier random setting). */
+  injectRandom(faults: RandomFaults): void
+  /** Removes every fault; counts stay. */
+  clearFaults(): void
+  /** Removes every fault and resets the counts. */
   clear(): void
   /** Requests seen per EC2 action (including failed ones). */
   counts(): Record<string, number>
+  /** Faults injected per `Action/Code`. */
+  injected(): Record<string, number>
   stop(): Promise<void>
 }
 
@@ -40,14 +67,31 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   const upstream = new URL(target)
   const faults: (Fault & { left: number })[] = []
   const counts: Record<string, number> = {}
+  const injected: Record<string, number> = {}
+  let random: RandomFaults | undefined
+
+  function pickFault(action: string, params: URLSearchParams): ErrorAnswer | undefined {
+    const fault = faults.find(
+      (f) => f.action === action && f.left > 0 && (f.when === undefined || f.when(params)),
+    )
+    if (fault) {
+      fault.left -= 1
+      return fault
+    }
+    if (!random || (random.actions && !random.actions.includes(action))) return undefined
+    if (random.next() >= random.rate) return undefined
+    return random.errors[Math.floor(random.next() * random.errors.length)]
+  }
 
   const server = createServer(async (req, res) => {
     const body = await readBody(req)
-    const action = new URLSearchParams(body.toString('utf8')).get('Action') ?? 'unknown'
+    const params = new URLSearchParams(body.toString('utf8'))
+    const action = params.get('Action') ?? 'unknown'
     counts[action] = (counts[action] ?? 0) + 1
-    const fault = faults.find((f) => f.action === action && f.left > 0)
+    const fault = pickFault(action, params)
     if (fault) {
-      fault.left -= 1
+      const key = `${action}/${fault.code}`
+      injected[key] = (injected[key] ?? 0) + 1
       res.writeHead(fault.status, { 'content-type': 'text/xml' })
       res.end(errorXml(fault.code))
       return
@@ -78,11 +122,21 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   return {
     endpoint: `http://127.0.0.1:${port}`,
     inject: (fault) => faults.push({ ...fault, left: fault.times ?? Number.POSITIVE_INFINITY }),
+    injectRandom(settings) {
+      random = settings
+    },
+    clearFaults() {
+      faults.length = 0
+      random = undefined
+    },
     clear() {
       faults.length = 0
+      random = undefined
       for (const key of Object.keys(counts)) delete counts[key]
+      for (const key of Object.keys(injected)) delete injected[key]
     },
     counts: () => ({ ...counts }),
+    injected: () => ({ ...injected }),
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()

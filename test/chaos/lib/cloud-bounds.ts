@@ -1,0 +1,53 @@
+/**
+ * @module The EC2 call bounds the cloud-faults scenario asserts, derived from the aws provider's
+ * call pattern and the runtime's retry schedule (not from measurements):
+ *
+ * - Every SDK command is at most `sdkAttempts` HTTP requests (client-pool.ts: maxAttempts 3).
+ * - A create is at most 5 commands: DescribeInstances by UID (exists), DescribeInstances again
+ *   (create re-checks), DescribeImages, DescribeSubnets, RunInstances (lookup.ts, resolve.ts).
+ * - A reconcile of a Machine that has an instance is 1 command (DescribeInstances by id).
+ * - A Machine whose launch failed is retried by its own requeue (capacity: 120 s; throttling or
+ *   5xx: 15-20 s, providers/errors.ts) or by the next sweep, whichever comes first; and once after
+ *   the watch events of its own writes (the create claim and the status). A hot loop breaks this.
+ * - A healthy Machine is reconciled a bounded number of times while it comes up (its own writes,
+ *   its Node appearing, provider polls every 10 s while pending) and once per sweep after that.
+ */
+
+/** HTTP requests per SDK command at most (the SDK's own retries). */
+export const sdkAttempts = 3
+/** Commands of one create attempt. */
+const commandsPerCreate = 5
+/** Reconciles of one Machine while it comes up, besides sweeps and polls (writes, Node, retries). */
+const reconcilesWhileComingUp = 12
+
+/** Launch attempts per starved Machine in `seconds`: first + one per sweep + its own writes. */
+function launchAttempts(seconds: number, sweepSeconds: number): number {
+  return 2 + Math.ceil(seconds / sweepSeconds)
+}
+
+/** RunInstances requests for the starved instance type at most. */
+export function starvedLaunchBound(o: {
+  machines: number
+  seconds: number
+  sweepSeconds: number
+}): number {
+  return o.machines * sdkAttempts * launchAttempts(o.seconds, o.sweepSeconds)
+}
+
+/** EC2 requests of every action at most, while the faults last `seconds`. */
+export function ec2CallBound(o: {
+  healthy: number
+  starved: number
+  seconds: number
+  sweepSeconds: number
+}): number {
+  const sweeps = Math.ceil(o.seconds / o.sweepSeconds)
+  // Failed creates are retried: assume every healthy Machine needed a second create attempt.
+  const healthyCommands =
+    o.healthy *
+    (2 * commandsPerCreate + reconcilesWhileComingUp + Math.ceil(o.seconds / 10) + sweeps)
+  const starvedCommands = o.starved * commandsPerCreate * launchAttempts(o.seconds, o.sweepSeconds)
+  // The periodic orphan sweep lists each class's instances once per sweep.
+  const orphanCommands = 2 * sweeps
+  return sdkAttempts * (healthyCommands + starvedCommands + orphanCommands)
+}
