@@ -1,6 +1,7 @@
 /** @module What the Machine reconcile needs besides the common runtime dependencies. */
 import type { ProviderRegistry } from '../../providers/registry'
 import type { ReconcileDeps } from '../runtime/controller'
+import type { ClaimHolder } from './claim-holder'
 
 export interface MachineDeps extends ReconcileDeps {
   providers: ProviderRegistry
@@ -10,6 +11,8 @@ export interface MachineDeps extends ReconcileDeps {
   nodeLookupRetryMs?: number
   /** How long one provider call may take before it is aborted. */
   providerCallTimeoutMs?: number
+  /** Who this process is in create claims (default: this process, see claim-holder.ts). */
+  claimHolder?: ClaimHolder
 }
 
 /** The finalizer that holds a Machine until its instance and Node are gone. */

@@ -9,11 +9,15 @@ import { providerIdHash, providerIdHashLabel } from '../../bus/node-link'
 import type { Actuator, ActuatorContext, ProviderResult } from '../../providers/actuator'
 import { ProviderError } from '../../providers/errors'
 import { toActuatorMachine } from '../../providers/machine'
+import { formatClaim, parseClaim, processClaimHolder } from './claim-holder'
 import { defaultProviderCallTimeoutMs, type MachineDeps } from './machine-deps'
 import { type MachineScope, meta } from './machine-scope'
 import { recordEvent } from './provider-context'
 
-/** Set while one reconcile is creating the Machine's instance (value: when it started). */
+/**
+ * Set while one reconcile is creating the Machine's instance (value: when it started and which
+ * process holds it, see claim-holder.ts).
+ */
 export const createClaimAnnotation = 'machine-api.dev/create-claim'
 
 /**
@@ -109,19 +113,23 @@ async function recordProviderId(
  * Marks the Machine while one reconcile creates its instance, so concurrent reconciles (sweep
  * overlap, several workers) wait instead of launching twice. The write carries the
  * resourceVersion just read: of two racing reconciles only one claims, the other gets a Conflict
- * and retries. A claim older than the provider call timeout belongs to a reconcile that died;
- * providers still adopt what it launched (idempotency token, UID tag), so taking it over is safe.
+ * and retries. A claim older than the provider call timeout, or held by a process known to be
+ * dead (the worker this one replaced after a crash), belongs to a reconcile that died; providers
+ * still adopt what it launched (idempotency token, UID tag), so taking it over is safe.
  */
 async function claimCreate(
   deps: MachineDeps,
   scope: MachineScope,
 ): Promise<'claimed' | 'held-by-another'> {
   const machine = scope.machine
+  const holder = deps.claimHolder ?? processClaimHolder()
   const existing = machine.metadata.annotations?.[createClaimAnnotation]
   const ttlMs = Math.ceil((deps.providerCallTimeoutMs ?? defaultProviderCallTimeoutMs) * 1.25)
   if (existing) {
-    const ageMs = scope.now.getTime() - new Date(existing).getTime()
-    if (Number.isFinite(ageMs) && ageMs >= 0 && ageMs < ttlMs) {
+    const claim = parseClaim(existing)
+    const ageMs = scope.now.getTime() - claim.at.getTime()
+    const dead = claim.holder !== undefined && holder.isDead(claim.holder)
+    if (!dead && Number.isFinite(ageMs) && ageMs >= 0 && ageMs < ttlMs) {
       scope.infrastructureProblem = {
         reason: 'CreateInProgress',
         message: 'Another reconcile is creating the instance',
@@ -129,13 +137,15 @@ async function claimCreate(
       scope.requeueAfterMs.push(Math.min(5_000, ttlMs - ageMs))
       return 'held-by-another'
     }
+    if (dead)
+      deps.log.info({ holder: claim.holder }, 'taking over the create claim of a dead worker')
   }
   scope.machine = await deps.kube.mergePatch<Machine>(
     machineApiTypes.machine,
     { namespace: machine.metadata.namespace, name: machine.metadata.name ?? '' },
     {
       metadata: {
-        annotations: { [createClaimAnnotation]: scope.now.toISOString() },
+        annotations: { [createClaimAnnotation]: formatClaim(scope.now, holder.id) },
         resourceVersion: meta(machine).resourceVersion,
       },
     },

@@ -45,6 +45,19 @@ export async function startAwsWorld(options: {
   instanceType?: string
 }): Promise<AwsWorld> {
   const moto = await startMotoServer()
+  try {
+    return await populate(options, moto)
+  } catch (error) {
+    // A half-started world must not outlive the scenario (the short test shares its process).
+    await moto.stop().catch(() => {})
+    throw error
+  }
+}
+
+async function populate(
+  options: Parameters<typeof startAwsWorld>[0],
+  moto: MotoServer,
+): Promise<AwsWorld> {
   const proxy = options.faults ? await startFaultProxy(moto.endpoint) : undefined
   const ec2 = new EC2Client({
     region: chaosRegion,

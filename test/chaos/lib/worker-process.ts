@@ -4,7 +4,7 @@
  * scenario can show the tail.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { closeSync, existsSync, openSync, readFileSync } from 'node:fs'
+import { closeSync, existsSync, openSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { freePort } from '../../harness/controlplane/free-port'
@@ -36,6 +36,11 @@ export interface WorkerProcess {
   metrics(): Promise<string>
   /** The last lines of the current log. */
   tail(lines?: number): string
+  /**
+   * Resolves true as soon as the current log gets a new line containing `text` (written after
+   * this call), false after `timeoutMs`: lets a scenario strike right after a logged step.
+   */
+  waitForLog(text: string, timeoutMs: number): Promise<boolean>
 }
 
 export function workerProcess(options: WorkerProcessOptions): WorkerProcess {
@@ -72,14 +77,17 @@ export function workerProcess(options: WorkerProcessOptions): WorkerProcess {
       })
       closeSync(fd)
       const proc = child
-      await waitFor(
+      // waitFor retries a throwing probe, so an exit is a value here, thrown after the wait.
+      const outcome = await waitFor(
         `${name} /healthz`,
         async () => {
-          if (proc.exitCode !== null) throw new Error(`${name} exited: ${this.tail(20)}`)
-          return (await fetch(url('/healthz')).catch(() => undefined))?.ok === true
+          if (proc.exitCode !== null) return 'exited'
+          return (await fetch(url('/healthz')).catch(() => undefined))?.ok === true && 'up'
         },
-        { intervalMs: 100, timeoutMs: 30_000 },
+        // Generous: on a loaded 2-core machine a cold start of the bundle takes tens of seconds.
+        { intervalMs: 100, timeoutMs: 120_000 },
       )
+      if (outcome === 'exited') throw new Error(`${name} exited: ${this.tail(20)}`)
     },
     async kill() {
       if (!child) return
@@ -98,6 +106,19 @@ export function workerProcess(options: WorkerProcessOptions): WorkerProcess {
     },
     async metrics() {
       return await (await fetch(url('/metrics'))).text()
+    },
+    async waitForLog(text, timeoutMs) {
+      const path = logPath
+      const size = () => (path && existsSync(path) ? statSync(path).size : 0)
+      const from = size()
+      const deadline = Date.now() + timeoutMs
+      while (Date.now() < deadline) {
+        if (size() > from && readFileSync(path).subarray(from).toString('utf8').includes(text)) {
+          return true
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      return false
     },
     tail(lines = 40) {
       if (!logPath || !existsSync(logPath)) return ''

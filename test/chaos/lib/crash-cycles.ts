@@ -1,0 +1,85 @@
+/**
+ * @module The crash scenario's workload: seeded create / scale / delete cycles of MachineSets
+ * (class `standard`, 1-3 replicas), applied through the apiserver as a user would.
+ */
+import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import type { KubeClient } from '../../../src/kube/kube-client'
+import { chaosClassName } from './aws-world'
+import type { Random } from './random'
+
+export type Cycle =
+  | { type: 'create'; name: string; replicas: number }
+  | { type: 'scale'; name: string; replicas: number }
+  | { type: 'delete'; name: string }
+
+/** Picks the next cycle from the sets that exist now (at most `maxSets` at once). */
+export function nextCycle(
+  random: Random,
+  sets: ReadonlyMap<string, number>,
+  index: number,
+  maxSets: number,
+): Cycle {
+  const names = [...sets.keys()]
+  const choices: Cycle['type'][] = []
+  if (names.length < maxSets) choices.push('create', 'create')
+  if (names.length > 0) choices.push('scale', 'scale', 'delete')
+  const type = random.pick(choices)
+  if (type === 'create') return { type, name: `set-${index}`, replicas: random.int(1, 3) }
+  const name = random.pick(names)
+  if (type === 'delete') return { type, name }
+  // Always a real change: up or down by at least one, staying within 0-3.
+  const current = sets.get(name) ?? 0
+  const options = [0, 1, 2, 3].filter((n) => n !== current)
+  return { type, name, replicas: random.pick(options) }
+}
+
+function machineSet(namespace: string, name: string, replicas: number) {
+  const labels = { 'chaos.machine-api.dev/set': name }
+  return {
+    apiVersion: 'machine-api.dev/v1beta1',
+    kind: 'MachineSet',
+    metadata: { namespace, name },
+    spec: {
+      replicas,
+      selector: { matchLabels: labels },
+      template: {
+        metadata: { labels },
+        spec: { classRef: { name: chaosClassName }, nodeDeletionTimeout: '10s' },
+      },
+    },
+  }
+}
+
+/** Applies one cycle and updates `sets` (name -> replicas) to what is now wanted. */
+export async function applyCycle(
+  kube: KubeClient,
+  namespace: string,
+  sets: Map<string, number>,
+  cycle: Cycle,
+): Promise<void> {
+  const ref = { namespace, name: cycle.name }
+  switch (cycle.type) {
+    case 'create':
+      await kube.create(
+        machineApiTypes.machineSet,
+        machineSet(namespace, cycle.name, cycle.replicas),
+      )
+      sets.set(cycle.name, cycle.replicas)
+      return
+    case 'scale':
+      await kube.mergePatch(machineApiTypes.machineSet, ref, { spec: { replicas: cycle.replicas } })
+      sets.set(cycle.name, cycle.replicas)
+      return
+    case 'delete':
+      await kube.delete(machineApiTypes.machineSet, ref)
+      sets.delete(cycle.name)
+      return
+  }
+}
+
+/** A short description for progress logs. */
+export function describeCycle(cycle: Cycle): string {
+  return cycle.type === 'delete'
+    ? `delete ${cycle.name}`
+    : `${cycle.type} ${cycle.name} -> ${cycle.replicas}`
+}

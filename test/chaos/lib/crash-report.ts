@@ -1,0 +1,62 @@
+/**
+ * @module The crash scenario's counts: duplicates and orphans from the final audit (and what the
+ * teardown found left), stuck from the audit at the bound (two sweep periods after the last
+ * restart), lost from MachineSets still short of Machines at the end; plus where the kills landed.
+ */
+import type { FleetAudit } from './audit'
+import type { InFlight } from './crash-in-flight'
+import { isBusy } from './crash-in-flight'
+import type { TeardownResult } from './crash-teardown'
+import type { ScenarioReport } from './scenario'
+
+interface Waited {
+  converged: boolean
+  audit: FleetAudit
+  waitedMs: number
+}
+
+export function crashReport(input: {
+  title: string
+  seed: number
+  cycles: number
+  kills: readonly InFlight[]
+  restartMs: readonly number[]
+  boundMs: number
+  bounded: Waited
+  final: Waited
+  teardown: TeardownResult
+}): ScenarioReport {
+  const { kills, bounded, final, teardown } = input
+  const audit = final.audit
+  const count = (test: (k: InFlight) => boolean) => kills.filter(test).length
+  return {
+    id: 'crash',
+    title: input.title,
+    seed: input.seed,
+    runs: input.cycles,
+    faultsInjected: kills.length,
+    duplicates: audit.duplicateInstances,
+    orphans:
+      audit.orphanInstances + audit.orphanNodes + teardown.instancesLeft + teardown.nodesLeft,
+    stuck: bounded.audit.notRunning.length + bounded.audit.wrongCount.length,
+    lost: audit.wrongCount.length,
+    details: {
+      kills: kills.length,
+      killsMidReconcile: count(isBusy),
+      killsWhileProvisioning: count((k) => k.provisioning > 0),
+      killsWithCreateClaimHeld: count((k) => k.claimed > 0),
+      killsBetweenLaunchAndRecord: count((k) => k.launchedUnrecorded > 0),
+      killsWhileDeleting: count((k) => k.deleting > 0),
+      restartMsMax: Math.max(0, ...input.restartMs),
+      restartMsMean: Math.round(
+        input.restartMs.reduce((a, b) => a + b, 0) / Math.max(1, input.restartMs.length),
+      ),
+      boundMs: input.boundMs,
+      convergedWithinBound: bounded.converged,
+      convergedMsAfterLastRestart: bounded.waitedMs + (bounded.converged ? 0 : final.waitedMs),
+      stuckAtBound: [...bounded.audit.notRunning, ...bounded.audit.wrongCount],
+      machinesAtEnd: audit.machines,
+      teardown,
+    },
+  }
+}
