@@ -1,9 +1,142 @@
-import type { Bench } from './lib/bench'
+/**
+ * @module provisioning: a MachineSet scaled 0 -> N kwok Machines with every controller on the
+ * in-process bus in this process, timed until all N Machines are Running with `status.nodeRef`;
+ * compared with a tight client that makes only the four writes a Machine needs, with the same
+ * concurrency. Everything is deleted (and waited for) between runs, untimed.
+ */
+import { machineApiTypes } from '../../src/bus/machine-api-mappers'
+import { coreTypes } from '../../src/kube/resource'
+import { diffCounts, perUnit, totalOf } from './lib/apiserver-metrics-text'
+import type { Bench, Measurement } from './lib/bench'
+import { installFleetApi } from './lib/fleet-api'
+import { fleetConcurrency, startFleetControllers } from './lib/fleet-controllers'
+import { type CountingKube, countingKube } from './lib/fleet-kube'
+import { kwokMachineSet } from './lib/fleet-manifests'
+import {
+  tightCleanup,
+  tightProvision,
+  tightWritesPerMachine,
+  waitForEmpty,
+} from './lib/fleet-tight-client'
+import { waitForRunning } from './lib/fleet-watch'
+import { measurement } from './lib/measurement'
+import { median, round } from './lib/stats'
+
+const fleet = 'fleet'
+const tight = 'tight'
+const setName = 'provisioning'
+
+/** Seconds for one controllers run of size n, and the controllers' requests during it. */
+async function controllersRun(controllers: CountingKube, bench: CountingKube, n: number) {
+  const running = await startFleetControllers({
+    kube: controllers.kube,
+    metrics: controllers.metrics,
+    namespace: fleet,
+  })
+  try {
+    const before = await controllers.counts()
+    const reconcilesBefore = await controllers.reconciles()
+    const started = performance.now()
+    await bench.kube.mergePatch(
+      machineApiTypes.machineSet,
+      { namespace: fleet, name: setName },
+      {
+        spec: { replicas: n },
+      },
+    )
+    await waitForRunning(bench.kube, fleet, n, 1_800_000)
+    const seconds = (performance.now() - started) / 1000
+    const requests = diffCounts(before, await controllers.counts())
+    const reconciles = diffCounts(reconcilesBefore, await controllers.reconciles())
+    await bench.kube.mergePatch(
+      machineApiTypes.machineSet,
+      { namespace: fleet, name: setName },
+      {
+        spec: { replicas: 0 },
+      },
+    )
+    await waitForEmpty(bench.kube, fleet)
+    return { seconds, requests, reconciles }
+  } finally {
+    await running.stop()
+  }
+}
+
+async function tightRun(bench: CountingKube, n: number, run: number): Promise<number> {
+  const started = performance.now()
+  await tightProvision(bench.kube, tight, `m${n}-${run}`, n, fleetConcurrency)
+  const seconds = (performance.now() - started) / 1000
+  await tightCleanup(bench.kube, tight, fleetConcurrency)
+  return seconds
+}
 
 export const provisioningBench: Bench = {
   id: 'provisioning',
-  title: 'provisioning (not written yet)',
-  async run() {
-    throw new Error('provisioning: not written yet')
+  title: 'MachineSet 0 -> N kwok Machines Running with a nodeRef, vs a tight client',
+  async run(env) {
+    const api = await installFleetApi(env.controlPlane)
+    const controllers = countingKube(api.kc)
+    const bench = countingKube(api.kc)
+    try {
+      for (const name of [fleet, tight]) {
+        await bench.kube.create(coreTypes.namespace, { metadata: { name } })
+      }
+      await bench.kube.create(machineApiTypes.machineSet, kwokMachineSet(fleet, setName, 0))
+      const sizes = env.options.quick ? [100] : [100, 1000]
+      const measurements: Measurement[] = []
+      const details: Record<string, unknown> = { concurrency: fleetConcurrency, sizes }
+      const perMachineMs: Record<number, number> = {}
+      for (const n of sizes) {
+        const ours: number[] = []
+        const limit: number[] = []
+        const requests: Array<Record<string, number>> = []
+        const reconciles: Array<Record<string, number>> = []
+        // N=1000 takes minutes per run on 2 cores: once, to fit the suite's budget.
+        const runs = n >= 1000 ? 1 : env.options.runs
+        for (let run = 0; run < runs; run++) {
+          const c = await controllersRun(controllers, bench, n)
+          ours.push(n / c.seconds)
+          requests.push(c.requests)
+          reconciles.push(c.reconciles)
+          env.log(
+            `N=${n} run ${run + 1}: controllers ${round(c.seconds, 1)} s (${round(n / c.seconds, 1)} machines/s)`,
+          )
+          const t = await tightRun(bench, n, run)
+          limit.push(n / t)
+          env.log(
+            `N=${n} run ${run + 1}: tight client ${round(t, 1)} s (${round(n / t, 1)} machines/s)`,
+          )
+        }
+        measurements.push(
+          measurement(`controllers, N=${n}`, 'machines/s', ours, {
+            name: `tight client (${tightWritesPerMachine} writes/Machine)`,
+            samples: limit,
+          }),
+        )
+        perMachineMs[n] = 1000 / median(ours)
+        const last = requests[requests.length - 1] ?? {}
+        details[`N=${n}`] = {
+          controllersMachinesPerSecond: ours.map((v) => round(v, 2)),
+          tightMachinesPerSecond: limit.map((v) => round(v, 2)),
+          controllerRequestsPerMachine: round(totalOf(last) / n, 2),
+          controllerRequestsPerMachineByVerb: perUnit(last, n),
+          reconcilesPerMachineByKind: perUnit(reconciles[reconciles.length - 1] ?? {}, n),
+        }
+      }
+      if (perMachineMs[1000] !== undefined && perMachineMs[100] !== undefined) {
+        const growth = perMachineMs[1000] / perMachineMs[100]
+        measurements.push(
+          measurement('controllers: time per Machine, N=1000 / N=100', 'x', [growth], {
+            name: 'linear',
+            value: 1,
+          }),
+        )
+      }
+      return { id: 'provisioning', title: provisioningBench.title, measurements, details }
+    } finally {
+      controllers.kube.close()
+      bench.kube.close()
+      await api.close()
+    }
   },
 }

@@ -14,6 +14,8 @@ export const kwokKeys = {
   machineNamespace: 'machine-api.dev/machine-namespace',
   machineName: 'machine-api.dev/machine-name',
   simulated: 'machine-api.dev/simulated',
+  /** `namespace/name` of the Machine: the Node -> Machine back-reference (bus/node-link.ts). */
+  machine: 'machine-api.dev/machine',
 } as const
 
 /** `kwok://<namespace>/<name>`: unique per Machine, readable, and honest about being simulated. */
@@ -47,6 +49,10 @@ export function simulatedNode(machine: ActuatorMachine, spec: KwokProviderSpec):
       [kwokNodeAnnotation]: 'fake',
       [kwokKeys.simulated]: 'true',
       [kwokKeys.machineName]: machine.metadata.name,
+      // The back-reference the Machine controller's Node sync writes, set from the start: Node
+      // events before the link then map straight to the Machine instead of a cluster-wide list of
+      // Machines by label, whose apiserver cost grows with the fleet (benchmark: provisioning).
+      [kwokKeys.machine]: `${machine.metadata.namespace}/${machine.metadata.name}`,
     },
     allocatable: { ...spec.allocatable },
   }

@@ -21,6 +21,7 @@ import { providerContext, recordEvent } from './provider-context'
 import { resolveProvider } from './provider-resolution'
 import { reconcileInfrastructure } from './provision'
 import { computeMachineStatus } from './status'
+import { statusUnchanged } from './status-unchanged'
 
 /** The Machine controller, for the runtime's registry. */
 export const machineController: Controller<MachineDeps> = {
@@ -120,11 +121,14 @@ function recordProviderProblem(
 
 async function writeStatus(deps: MachineDeps, scope: MachineScope): Promise<void> {
   const m = meta(scope.machine)
+  const status = computeMachineStatus(scope)
+  // A converged Machine (most reconciles: sweeps, Node heartbeats) needs no write.
+  if (statusUnchanged(scope.machine.status, status)) return
   try {
     await deps.kube.mergePatch(
       machineApiTypes.machine,
       { namespace: m.namespace, name: m.name ?? '' },
-      { metadata: { resourceVersion: m.resourceVersion }, status: computeMachineStatus(scope) },
+      { metadata: { resourceVersion: m.resourceVersion }, status },
       { subresource: 'status' },
     )
   } catch (error) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { machineKeyFromNode } from '../../../../src/bus/node-link'
 import type { ActuatorMachine } from '../../../../src/providers/actuator'
 import { kwokNodeName, kwokProviderID, simulatedNode } from '../../../../src/providers/kwok/node'
 import { kwokProviderSpecSchema } from '../../../../src/providers/kwok/spec'
@@ -41,9 +42,17 @@ describe('kwok nodes', () => {
         'kwok.x-k8s.io/node': 'fake',
         'machine-api.dev/simulated': 'true',
         'machine-api.dev/machine-name': 'worker-1',
+        'machine-api.dev/machine': 'team-a/worker-1',
       },
       allocatable: { cpu: '4', memory: '16Gi', pods: '110' },
     })
+  })
+
+  it('links the Node to its Machine from creation, as the Node -> Machine mapping reads it', () => {
+    const node = simulatedNode(machine, kwokProviderSpecSchema.parse({}))
+    expect(
+      machineKeyFromNode({ metadata: { name: node.name, annotations: node.annotations } }),
+    ).toEqual({ kind: 'Machine', namespace: 'team-a', name: 'worker-1' })
   })
 
   it('does not let spec labels override the Machine ownership labels', () => {

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest'
+import { selectorMapper } from '../../../src/bus/event-mapping'
+import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import type { KubeClient } from '../../../src/kube/kube-client'
+
+const check = {
+  metadata: { namespace: 'ns', name: 'mhc' },
+  spec: { selector: { matchLabels: { pool: 'a' } } },
+}
+
+/** A kube client whose list answers after a tick, counting calls. */
+function listingKube() {
+  let lists = 0
+  const kube = {
+    async list() {
+      lists++
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      return { items: [check], continue: undefined, resourceVersion: '1' }
+    },
+  } as unknown as KubeClient
+  return { kube, lists: () => lists }
+}
+
+describe('selectorMapper', () => {
+  it('shares one listing among changes mapped at the same time (a watch first list)', async () => {
+    const { kube, lists } = listingKube()
+    const mapper = selectorMapper('Machine', machineApiTypes.machineHealthCheck)
+    const machines = Array.from({ length: 100 }, (_, i) => ({
+      metadata: { namespace: 'ns', name: `m-${i}`, labels: { pool: i % 2 ? 'a' : 'b' } },
+    }))
+    const keys = await Promise.all(machines.map((m) => mapper.map(m, kube)))
+    expect(lists()).toBe(1)
+    expect(keys.filter((k) => k.length === 1)).toHaveLength(50)
+    expect(keys[1]).toEqual([{ kind: 'MachineHealthCheck', namespace: 'ns', name: 'mhc' }])
+  })
+
+  it('lists again for a later change (no stale cache)', async () => {
+    const { kube, lists } = listingKube()
+    const mapper = selectorMapper('Machine', machineApiTypes.machineHealthCheck)
+    const machine = { metadata: { namespace: 'ns', name: 'm', labels: { pool: 'a' } } }
+    await mapper.map(machine, kube)
+    await mapper.map(machine, kube)
+    expect(lists()).toBe(2)
+  })
+})
