@@ -6,14 +6,14 @@
  * overlay) and deleted afterwards.
  *
  * `kubectl auth can-i` resolves a resource through discovery; for a resource the server does not
- * serve it silently asks about the wrong group. So the machine-api CRDs must be served: when no
- * other test installed them, this file installs `infra/crds` and deletes them (waiting) at the end.
+ * serve it silently asks about the wrong group. So the machine-api CRDs must be served: this file
+ * installs them like every other (useMachineApi).
  */
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseAllDocuments, stringify } from 'yaml'
 import { kubectl, waitFor } from '../../harness/kube'
-import { kubectlStatus, renderOverlay, repoRoot, suffix, tempManifest } from './manifests'
+import { useMachineApi } from '../../harness/machine-api'
+import { kubectlStatus, renderOverlay, suffix, tempManifest } from './manifests'
 
 const id = suffix()
 const overlays = {
@@ -75,16 +75,15 @@ async function canI(user: string, verb: string, resource: string): Promise<boole
   return result.stdout.trim() === 'yes'
 }
 
-let installedCrds = false
+// The CRDs as every other file installs them (conversion by URL to a test webhook server): a
+// separate install of infra/crds (conversion by Service) left CRDs that the next file's server-side
+// apply could not take over ("exactly one of url or service is required").
+useMachineApi()
 
 beforeAll(async () => {
   const rendered = {
     plain: await renderOverlay('infra/overlays/plain'),
     jetstream: await renderOverlay('infra/overlays/jetstream'),
-  }
-  if ((await kubectlStatus(['get', 'crd', 'machines.machine-api.dev'])).code !== 0) {
-    await kubectl(['apply', '-k', join(repoRoot, 'infra', 'crds')])
-    installedCrds = true
   }
   await kubectl(['wait', '--for=condition=Established', '--timeout=60s', ...crdNames])
   for (const overlay of ['plain', 'jetstream'] as const) {
@@ -114,10 +113,6 @@ afterAll(async () => {
   await kubectlStatus(['delete', 'clusterrolebinding,clusterrole', '-l', label, '--wait=false'])
   for (const { namespace } of Object.values(overlays)) {
     await kubectlStatus(['delete', 'namespace', namespace, '--wait=false'])
-  }
-  // Waits (bounded) so that a later test file installing the CRDs never meets them Terminating.
-  if (installedCrds) {
-    await kubectlStatus(['delete', '-k', join(repoRoot, 'infra', 'crds'), '--timeout=60s'])
   }
 })
 
