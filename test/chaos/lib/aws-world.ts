@@ -10,7 +10,7 @@ import { startEc2NodeSimulator } from '../../../src/dev/ec2-node-simulator'
 import { createKubeClient } from '../../../src/kube/dynamic-client'
 import { createHttpTransport } from '../../../src/kube/http-transport'
 import type { KubeClient } from '../../../src/kube/kube-client'
-import { coreTypes } from '../../../src/kube/resource'
+import { coreTypes, type KubeObject } from '../../../src/kube/resource'
 import { secretType } from '../../../src/kube/secret-reader'
 import { silentLogger } from '../../../src/observability/logger'
 import { type FaultProxy, startFaultProxy } from '../../harness/moto/fault-proxy'
@@ -20,6 +20,24 @@ export const chaosRegion = 'eu-west-1'
 export const chaosClassName = 'standard'
 /** Ownership tag value of the scenario's instances (the orphan audit looks only at these). */
 export const chaosOwnerId = 'machine-api-chaos'
+
+/** A MachineSet of `replicas` Machines of the `standard` class, labelled by its name. */
+export function chaosMachineSet(namespace: string, name: string, replicas: number): KubeObject {
+  const labels = { 'chaos.machine-api.dev/set': name }
+  return {
+    apiVersion: 'machine-api.dev/v1beta1',
+    kind: 'MachineSet',
+    metadata: { namespace, name },
+    spec: {
+      replicas,
+      selector: { matchLabels: labels },
+      template: {
+        metadata: { labels },
+        spec: { classRef: { name: chaosClassName }, nodeDeletionTimeout: '10s' },
+      },
+    },
+  } as KubeObject
+}
 
 export interface AwsWorld {
   namespace: string

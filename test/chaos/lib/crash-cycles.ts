@@ -4,7 +4,7 @@
  */
 import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
 import type { KubeClient } from '../../../src/kube/kube-client'
-import { chaosClassName } from './aws-world'
+import { chaosMachineSet } from './aws-world'
 import type { Random } from './random'
 
 export type Cycle =
@@ -33,23 +33,6 @@ export function nextCycle(
   return { type, name, replicas: random.pick(options) }
 }
 
-function machineSet(namespace: string, name: string, replicas: number) {
-  const labels = { 'chaos.machine-api.dev/set': name }
-  return {
-    apiVersion: 'machine-api.dev/v1beta1',
-    kind: 'MachineSet',
-    metadata: { namespace, name },
-    spec: {
-      replicas,
-      selector: { matchLabels: labels },
-      template: {
-        metadata: { labels },
-        spec: { classRef: { name: chaosClassName }, nodeDeletionTimeout: '10s' },
-      },
-    },
-  }
-}
-
 /** Applies one cycle and updates `sets` (name -> replicas) to what is now wanted. */
 export async function applyCycle(
   kube: KubeClient,
@@ -62,7 +45,7 @@ export async function applyCycle(
     case 'create':
       await kube.create(
         machineApiTypes.machineSet,
-        machineSet(namespace, cycle.name, cycle.replicas),
+        chaosMachineSet(namespace, cycle.name, cycle.replicas),
       )
       sets.set(cycle.name, cycle.replicas)
       return

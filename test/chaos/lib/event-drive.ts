@@ -11,7 +11,7 @@ import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
 import { tagKeys } from '../../../src/providers/aws/tags'
 import { waitFor } from '../../harness/kube'
-import { chaosClassName } from './aws-world'
+import { chaosClassName, chaosMachineSet } from './aws-world'
 
 type Machine = KubeObject & { status?: { phase?: string; nodeRef?: { name?: string } } }
 
@@ -49,23 +49,6 @@ async function phaseInstances(ec2: EC2Client, namespace: string, prefix: string)
   return (out.Reservations ?? [])
     .flatMap((r) => r.Instances ?? [])
     .filter((i) => tag(i, tagKeys.machineName)?.startsWith(`${prefix}-`))
-}
-
-function machineSet(namespace: string, name: string, replicas: number): KubeObject {
-  const labels = { 'chaos.machine-api.dev/set': name }
-  return {
-    apiVersion: 'machine-api.dev/v1beta1',
-    kind: 'MachineSet',
-    metadata: { namespace, name },
-    spec: {
-      replicas,
-      selector: { matchLabels: labels },
-      template: {
-        metadata: { labels },
-        spec: { classRef: { name: chaosClassName }, nodeDeletionTimeout: '10s' },
-      },
-    },
-  } as KubeObject
 }
 
 /**
@@ -125,7 +108,7 @@ export async function drivePhase(options: {
   }
 
   const { n, m } = options.scale
-  await kube.create(machineApiTypes.machineSet, machineSet(namespace, prefix, 0))
+  await kube.create(machineApiTypes.machineSet, chaosMachineSet(namespace, prefix, 0))
   await kube.mergePatch(machineApiTypes.machineSet, setRef, { spec: { replicas: n } })
   await kube.create(machineApiTypes.machine, {
     apiVersion: 'machine-api.dev/v1beta1',
