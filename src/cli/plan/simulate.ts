@@ -3,6 +3,8 @@
  * simulated world until they have nothing left to do. Pure and deterministic: the same cluster
  * state and manifest always give the same steps.
  */
+
+import { applyMergePatch, patchFields } from '../../kube/merge-patch'
 import {
   type MachineDeploymentObject,
   revisionOf,
@@ -16,7 +18,6 @@ import {
   type MachineObject,
   type MachineSetObject,
 } from '../../reconcile/machine-set/types'
-import { applyMergePatch, patchFields } from './merge-patch'
 import type { FinalSet, PlanEntry, PlanReport, PlanStep } from './steps'
 import { createWorld, nextTimestamp, runSetPasses, settle, type World } from './world'
 

@@ -4,6 +4,8 @@
  * available before the next step, a deleted Machine is gone by then, and each set's status is up
  * to date when the MachineDeployment looks (the controllers converge to that between passes).
  */
+
+import { applyMergePatch, patchFields } from '../../kube/merge-patch'
 import { type MachineSetAction, planMachineSet } from '../../reconcile/machine-set/plan'
 import { computeMachineSetStatus } from '../../reconcile/machine-set/status'
 import {
@@ -13,7 +15,6 @@ import {
   type MachineObject,
   type MachineSetObject,
 } from '../../reconcile/machine-set/types'
-import { applyMergePatch, patchFields } from './merge-patch'
 import { newMachineName, type PlanEntry } from './steps'
 
 // Availability is judged "eventually": minReadySeconds has passed for every Ready Machine.

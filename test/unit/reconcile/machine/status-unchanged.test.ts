@@ -1,12 +1,10 @@
 import type { V1Node } from '@kubernetes/client-node'
 import { describe, expect, it } from 'vitest'
 import type { Machine } from '../../../../src/api/v1beta1/machine'
+import { applyMergePatch } from '../../../../src/kube/merge-patch'
 import { newScope } from '../../../../src/reconcile/machine/machine-scope'
 import { computeMachineStatus } from '../../../../src/reconcile/machine/status'
-import {
-  applyMergePatch,
-  statusUnchanged,
-} from '../../../../src/reconcile/machine/status-unchanged'
+import { statusUnchanged } from '../../../../src/reconcile/machine/status-unchanged'
 
 const readyNode: V1Node = {
   metadata: { name: 'ns.m', uid: 'u1' },

@@ -1,4 +1,4 @@
-/** @module RFC 7386 JSON merge patch, applied in place (the plan applies its own patches). */
+/** @module RFC 7386 JSON merge patch, applied in place (plan simulation, unchanged-status checks). */
 
 type Json = Record<string, unknown>
 
