@@ -3,7 +3,7 @@
  * into one run, a key never runs twice at once, a key added while it runs runs exactly once more
  * afterwards (no lost update), concurrency is bounded, and delayed adds keep the earliest due time.
  */
-import { formatKey, type ObjectKey } from './keys'
+import { formatKey, type ObjectKey } from '../kube/object-key'
 import type { Timers } from './timers'
 
 /** Processes one key; `requeueAfterMs` schedules it again (never a hot loop: 0 means now). */

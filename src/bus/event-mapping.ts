@@ -3,17 +3,18 @@
  * (ownerReferences, labels, selectors) so it works for any kind; `machine-api-mappers.ts` wires it
  * for the machine-api kinds.
  */
-import type { KubeClient } from '../kube/kube-client'
-import { listPages } from '../kube/paged-list'
-import type { KubeObject, ResourceType } from '../kube/resource'
-import { keyOf, type ObjectKey, uniqueKeys } from './keys'
-import { type LabelSelector, selectorMatches } from './label-selector'
+
 import {
   machineKeyFromNode,
   nodeProviderId,
   providerIdHash,
   providerIdHashLabel,
-} from './node-link'
+} from '../api/node-link'
+import type { KubeClient } from '../kube/kube-client'
+import { keyOf, type ObjectKey, uniqueKeys } from '../kube/object-key'
+import { listPages } from '../kube/paged-list'
+import type { KubeObject, ResourceType } from '../kube/resource'
+import { type LabelSelector, selectorMatches } from './label-selector'
 
 /** Turns a change of a `sourceKind` object into keys. May read the apiserver (`kube`). */
 export interface EventMapper {

@@ -4,9 +4,9 @@
  * is read fresh first; a vanished object still wakes itself.
  */
 import type { KubeClient } from '../kube/kube-client'
+import type { ObjectKey } from '../kube/object-key'
 import type { KubeObject, ResourceType } from '../kube/resource'
 import { type EventMapper, mapChange } from './event-mapping'
-import type { ObjectKey } from './keys'
 
 /** Keys for a change of `kind` (full object or reference), via `mappers`. */
 export async function keysForChange(

@@ -1,7 +1,5 @@
-/**
- * @module The machine-api wiring of event mapping: which change wakes which kind. Resource types
- * are declared here by group/version/plural so the runtime does not depend on the API package.
- */
+/** @module The machine-api wiring of event mapping: which change wakes which kind. */
+import { machineApiTypes } from '../api/resource-types'
 import { coreTypes, type ResourceType } from '../kube/resource'
 import {
   type EventMapper,
@@ -11,19 +9,6 @@ import {
   selfMapper,
 } from './event-mapping'
 import { nodeToHealthCheckMapper } from './node-health-check-mapper'
-
-function machineApi(kind: string, plural: string): ResourceType {
-  return { group: 'machine-api.dev', version: 'v1beta1', kind, plural, namespaced: true }
-}
-
-/** The machine-api resource types (storage version). */
-export const machineApiTypes = {
-  machine: machineApi('Machine', 'machines'),
-  machineSet: machineApi('MachineSet', 'machinesets'),
-  machineDeployment: machineApi('MachineDeployment', 'machinedeployments'),
-  machineHealthCheck: machineApi('MachineHealthCheck', 'machinehealthchecks'),
-  machineClass: machineApi('MachineClass', 'machineclasses'),
-} as const
 
 /**
  * The mappers for the machine-api kinds in `kinds` (the selected controllers): each kind reacts to

@@ -4,9 +4,9 @@
  * check would only notice at the next sweep and could not start its timer on time.
  */
 
+import { machineKeyFromNode } from '../api/node-link'
 import type { ResourceType } from '../kube/resource'
 import { type EventMapper, selectorMapper } from './event-mapping'
-import { machineKeyFromNode } from './node-link'
 
 /**
  * Node -> the MachineHealthChecks selecting its Machine. The Machine is found through the

@@ -4,10 +4,10 @@
  */
 import { errorMessage } from '../errors'
 import type { KubeClient } from '../kube/kube-client'
+import { keyOf, type ObjectKey } from '../kube/object-key'
 import { listPages } from '../kube/paged-list'
 import type { ResourceType } from '../kube/resource'
 import type { Logger } from '../observability/logger'
-import { keyOf, type ObjectKey } from './keys'
 import type { Timers } from './timers'
 
 /** Options of sweep(). */

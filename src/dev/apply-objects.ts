@@ -1,5 +1,5 @@
 /** @module Creates the demo's objects with server-side apply (re-running the demo is harmless). */
-import { machineApiTypes } from '../bus/machine-api-mappers'
+import { machineApiTypes } from '../api/resource-types'
 import type { KubeClient } from '../kube/kube-client'
 import { coreTypes, type KubeObject, type ResourceType } from '../kube/resource'
 

@@ -5,7 +5,7 @@
  * too) and our transport's counters (the controllers only). The limit is the minimum a Machine
  * needs: 7 writes, no reads (see `minimumPerMachine`).
  */
-import { machineApiTypes } from '../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../src/api/resource-types'
 import { coreTypes } from '../../src/kube/resource'
 import { scrapeRequestCounts } from './lib/apiserver-metrics'
 import {

@@ -5,9 +5,11 @@
  * that cordons an identical Node, evicts the same 110 pods with the controller's concurrency (10
  * in flight) and waits until they are gone.
  */
+
+import { machineApiTypes } from '../../src/api/resource-types'
 import type { Machine } from '../../src/api/v1beta1/machine'
 import { startInProcessBus } from '../../src/bus/in-process-bus'
-import { machineApiMappers, machineApiTypes, watchedTypes } from '../../src/bus/machine-api-mappers'
+import { machineApiMappers, watchedTypes } from '../../src/bus/machine-api-mappers'
 import { realTimers } from '../../src/bus/timers'
 import { systemClock } from '../../src/clock'
 import type { KubeClient } from '../../src/kube/kube-client'

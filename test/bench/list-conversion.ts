@@ -7,7 +7,7 @@
  * unpaged LISTs. The limit of each is the same LIST at v1beta1.
  */
 import { API_GROUP, HUB_VERSION, SPOKE_VERSION } from '../../src/api/group'
-import { machineApiTypes } from '../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../src/api/resource-types'
 import type { KubeTransport } from '../../src/kube/http-transport'
 import { coreTypes, type KubeObject } from '../../src/kube/resource'
 import type { Bench, BenchEnv } from './lib/bench'

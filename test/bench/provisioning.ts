@@ -4,7 +4,7 @@
  * compared with a tight client that makes only the four writes a Machine needs, with the same
  * concurrency. Everything is deleted (and waited for) between runs, untimed.
  */
-import { machineApiTypes } from '../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../src/api/resource-types'
 import { coreTypes } from '../../src/kube/resource'
 import { diffCounts, perUnit, totalOf } from './lib/apiserver-metrics-text'
 import type { Bench, Measurement } from './lib/bench'

@@ -3,7 +3,7 @@
  * The payload is only the key: the worker re-reads the object.
  */
 import type { JetStreamClient } from '@nats-io/jetstream'
-import { formatKey, type ObjectKey } from '../keys'
+import { formatKey, type ObjectKey } from '../../kube/object-key'
 import type { JetStreamConfig } from './setup'
 import { keySubject } from './subjects'
 

@@ -3,7 +3,7 @@
  * newest hint per object. Kubernetes names may contain `.` (the NATS token separator) but never
  * `_`, so `.` is written as `_` and the mapping stays reversible.
  */
-import type { ObjectKey } from '../keys'
+import type { ObjectKey } from '../../kube/object-key'
 
 const clusterScoped = '_'
 

@@ -6,11 +6,11 @@
  */
 import type { JetStreamClient, JsMsg } from '@nats-io/jetstream'
 import { errorMessage } from '../../errors'
+import { formatKey, type ObjectKey } from '../../kube/object-key'
 import type { Logger } from '../../observability/logger'
 import type { RuntimeMetrics } from '../../observability/runtime-metrics'
-import type { Runner, RunOutcome } from '../../reconcile/runtime/runner'
-import { formatKey, type ObjectKey } from '../keys'
 import { createPool } from '../pool'
+import type { Runner, RunOutcome } from '../run-outcome'
 import { deadLetter } from './dead-letter'
 import { createKeySlots } from './key-slots'
 import type { JetStreamConfig } from './setup'

@@ -1,8 +1,9 @@
 /** @module `machine-api reconcile`: the CloudEvents HTTP reconcile function (Knative sink). */
-import { startReconcileFunction } from '../../bus/entry/reconcile-function'
+
 import { createDeps } from '../../deps'
 import type { CliCommand } from '../command'
 import { runtimeControllers } from '../controllers'
+import { startReconcileFunction } from '../entry/reconcile-function'
 import { controllersFlag, parseRuntimeSettings, runtimeEnvHelp } from '../runtime-settings'
 import { stopOnSignals } from '../signals'
 

@@ -4,12 +4,12 @@
  * could not be listed.
  */
 import { z } from 'zod'
-import { sweepOnce } from '../../bus/entry/sweep-once'
 import { createDeps } from '../../deps'
 import { sweepOrphanInstances } from '../../reconcile/machine-class/orphan-sweep'
 import type { CliCommand } from '../command'
 import { parseConfig, sourced } from '../config'
 import { runtimeControllers } from '../controllers'
+import { sweepOnce } from '../entry/sweep-once'
 import { controllersFlag, parseRuntimeSettings, runtimeEnvHelp } from '../runtime-settings'
 
 const orphanSchema = z.object({

@@ -1,8 +1,9 @@
 /** @module `machine-api worker`: the long-running reconcile worker (in-process bus or JetStream). */
-import { startWorker } from '../../bus/entry/worker'
+
 import { createDeps } from '../../deps'
 import type { CliCommand } from '../command'
 import { runtimeControllers } from '../controllers'
+import { startWorker } from '../entry/worker'
 import { controllersFlag, parseRuntimeSettings, runtimeEnvHelp } from '../runtime-settings'
 import { stopOnSignals } from '../signals'
 

@@ -3,7 +3,7 @@
  * MachineSets a deployment controls, and the Machines of the namespace, exactly as the
  * controllers read them.
  */
-import { machineApiTypes } from '../../bus/machine-api-mappers'
+import { machineApiTypes } from '../../api/resource-types'
 import { systemClock } from '../../clock'
 import type { KubeClient } from '../../kube/kube-client'
 import { silentLogger } from '../../observability/logger'

@@ -4,16 +4,17 @@
  * enabled. Runs from the periodic sweep, not from reconciles: it needs every Machine UID in the
  * cluster, and an instance is only an orphan if no Machine anywhere claims it.
  */
+
+import { machineApiTypes } from '../../api/resource-types'
 import type { MachineClass } from '../../api/v1beta1/machine-class'
-import { machineApiTypes } from '../../bus/machine-api-mappers'
 import type { KubeClient } from '../../kube/kube-client'
 import { listPages } from '../../kube/paged-list'
 import type { KubeObject } from '../../kube/resource'
-import { namespacedSecretReader } from '../../kube/secret-reader'
 import type { Logger } from '../../observability/logger'
 import type { Orphan } from '../../providers/aws/orphans'
 import type { AwsProvider } from '../../providers/aws/provider'
 import type { ProviderRegistry } from '../../providers/registry'
+import { namespacedSecretReader } from '../../providers/secret-reader'
 
 export interface OrphanSweepOptions {
   kube: KubeClient

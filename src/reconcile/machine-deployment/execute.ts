@@ -3,7 +3,7 @@
  * explained by an Event on the deployment. Errors are collected; the caller writes status and
  * then rethrows the first one.
  */
-import { machineApiTypes } from '../../bus/machine-api-mappers'
+import { machineApiTypes } from '../../api/resource-types'
 import { errorMessage } from '../../errors'
 import { hasKubeReason } from '../../kube/errors'
 import type { KubeObject } from '../../kube/resource'

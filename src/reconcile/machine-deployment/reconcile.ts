@@ -5,9 +5,9 @@
  * carries the counts the rollout bounds need.
  */
 import { isDeepStrictEqual } from 'node:util'
+import { machineApiTypes } from '../../api/resource-types'
 import { selectorToString } from '../../api/shared/label-selector'
-import type { ObjectKey } from '../../bus/keys'
-import { machineApiTypes } from '../../bus/machine-api-mappers'
+import type { ObjectKey } from '../../kube/object-key'
 import { listPages } from '../../kube/paged-list'
 import { isControlledBy, type MachineSetObject } from '../machine-set/types'
 import type { Controller, ReconcileDeps, ReconcileResult } from '../runtime/controller'

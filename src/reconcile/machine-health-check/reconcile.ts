@@ -3,9 +3,9 @@
  * write status last (resourceVersion precondition) -> requeue at the earliest timeout crossing.
  */
 
-import type { ObjectKey } from '../../bus/keys'
-import { machineApiTypes } from '../../bus/machine-api-mappers'
+import { machineApiTypes } from '../../api/resource-types'
 import { errorMessage, TransientError } from '../../errors'
+import type { ObjectKey } from '../../kube/object-key'
 import type { KubeObject } from '../../kube/resource'
 import type { Controller, ReconcileDeps, ReconcileResult } from '../runtime/controller'
 import { isStalled } from '../runtime/stalled'

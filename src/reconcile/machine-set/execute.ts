@@ -4,7 +4,7 @@
  * and then rethrows. A create that meets AlreadyExists lost a race to a concurrent reconcile
  * (deterministic names): the desired Machine exists, so it is not an error.
  */
-import { machineApiTypes } from '../../bus/machine-api-mappers'
+import { machineApiTypes } from '../../api/resource-types'
 import { errorMessage } from '../../errors'
 import { hasKubeReason } from '../../kube/errors'
 import type { KubeObject } from '../../kube/resource'

@@ -3,9 +3,9 @@
  * write status last (conditional on the resourceVersion read), and return the earliest timer.
  */
 import { isDeepStrictEqual } from 'node:util'
-import type { ObjectKey } from '../../bus/keys'
-import { machineApiTypes } from '../../bus/machine-api-mappers'
+import { machineApiTypes } from '../../api/resource-types'
 import type { KubeClient } from '../../kube/kube-client'
+import type { ObjectKey } from '../../kube/object-key'
 import { listPages } from '../../kube/paged-list'
 import type { Controller, ReconcileDeps, ReconcileResult } from '../runtime/controller'
 import { isStalled } from '../runtime/stalled'

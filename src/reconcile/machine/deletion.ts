@@ -1,6 +1,6 @@
+import { machineApiTypes } from '../../api/resource-types'
 import { parseDurationMs } from '../../api/shared/duration'
 import type { Machine } from '../../api/v1beta1/machine'
-import { machineApiTypes } from '../../bus/machine-api-mappers'
 import { drainCompleted, drainMessage, drainNodePass } from '../../drain'
 import { kubeDrainClient } from '../../drain/kube-drain-client'
 import { coreTypes } from '../../kube/resource'

@@ -4,8 +4,8 @@
  */
 import type { Machine } from '../../api/v1beta1/machine'
 import type { KubeObject } from '../../kube/resource'
-import { namespacedSecretReader } from '../../kube/secret-reader'
 import type { ActuatorContext, SecretRef } from '../../providers/actuator'
+import { namespacedSecretReader } from '../../providers/secret-reader'
 import { defaultProviderCallTimeoutMs, type MachineDeps } from './machine-deps'
 
 /** Records an Event on `regarding`; a failed Event write never fails the reconcile. */

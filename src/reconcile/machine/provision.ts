@@ -3,9 +3,9 @@
  * provider, and record the providerID on the Machine the first time it is known.
  */
 
+import { providerIdHash, providerIdHashLabel } from '../../api/node-link'
+import { machineApiTypes } from '../../api/resource-types'
 import type { Machine } from '../../api/v1beta1/machine'
-import { machineApiTypes } from '../../bus/machine-api-mappers'
-import { providerIdHash, providerIdHashLabel } from '../../bus/node-link'
 import type { Actuator, ActuatorContext, ProviderResult } from '../../providers/actuator'
 import { ProviderError } from '../../providers/errors'
 import { toActuatorMachine } from '../../providers/machine'

@@ -5,11 +5,11 @@
  * conditions.
  */
 
+import { machineApiTypes } from '../../api/resource-types'
 import type { Machine } from '../../api/v1beta1/machine'
 import type { MachineClass } from '../../api/v1beta1/machine-class'
-import type { ObjectKey } from '../../bus/keys'
-import { machineApiTypes } from '../../bus/machine-api-mappers'
 import { hasKubeReason } from '../../kube/errors'
+import type { ObjectKey } from '../../kube/object-key'
 import type { ProviderRegistry } from '../../providers/registry'
 import type { Controller, ReconcileDeps, ReconcileResult } from '../runtime/controller'
 import { findCondition } from '../shared/conditions'

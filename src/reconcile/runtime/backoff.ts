@@ -2,7 +2,7 @@
  * @module Per-key exponential backoff for transient failures: base * 2^(failures-1), capped, with
  * deterministic jitter so a fleet of failing keys does not retry in lockstep.
  */
-import { formatKey, type ObjectKey } from '../../bus/keys'
+import { formatKey, type ObjectKey } from '../../kube/object-key'
 
 /** Backoff parameters (defaults: 500 ms doubling to 5 min). */
 export interface BackoffPolicy {

@@ -2,9 +2,10 @@
  * @module The reconcile contract every kind plugs into: `reconcile(deps, key) -> { requeueAfterMs? }`.
  * A kind registers a Controller; transports only ever hand keys to the runner.
  */
-import type { ObjectKey } from '../../bus/keys'
+
 import type { Clock } from '../../clock'
 import type { KubeClient } from '../../kube/kube-client'
+import type { ObjectKey } from '../../kube/object-key'
 import type { ResourceType } from '../../kube/resource'
 import type { Logger } from '../../observability/logger'
 

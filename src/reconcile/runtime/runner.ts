@@ -4,33 +4,14 @@
  * metrics record duration by result, errors by reason and requeues by cause.
  */
 import { randomUUID } from 'node:crypto'
-import { formatKey, type ObjectKey } from '../../bus/keys'
+import type { Runner, RunOutcome } from '../../bus/run-outcome'
 import { errorMessage } from '../../errors'
+import { formatKey, type ObjectKey } from '../../kube/object-key'
 import type { RuntimeMetrics } from '../../observability/runtime-metrics'
 import { type BackoffPolicy, createBackoffTracker } from './backoff'
 import { classifyError } from './classify'
 import type { Controller, ReconcileDeps } from './controller'
 import { recordStalled } from './stalled'
-
-/** The outcome of one run, for transports (queue, HTTP status, JetStream ack/nak). */
-export type RunOutcome =
-  /** Done; nothing scheduled. */
-  | { type: 'done' }
-  /** Done for now; the controller asked to look again after `afterMs`. */
-  | { type: 'requeue'; afterMs: number }
-  /** Failed transiently; try again after `afterMs` (backoff or the error's own delay). */
-  | { type: 'retry'; afterMs: number; reason: string }
-  /** Failed permanently; recorded on the object, not retried until its spec changes. */
-  | { type: 'permanent'; reason: string }
-  /** No selected controller for this kind (another deployment runs it). */
-  | { type: 'skipped' }
-
-/** Runs keys; safe to call for the same key concurrently (reconciles are idempotent). */
-export interface Runner {
-  run(key: ObjectKey): Promise<RunOutcome>
-  /** The kinds this runner reconciles. */
-  kinds(): string[]
-}
 
 /** Options of createRunner. */
 export interface RunnerOptions<D extends ReconcileDeps> {
@@ -102,10 +83,4 @@ export function createRunner<D extends ReconcileDeps>(options: RunnerOptions<D>)
   }
 
   return { run, kinds: () => [...byKind.keys()] }
-}
-
-/** The delay a queue should use for an outcome, or undefined when nothing is scheduled. */
-export function requeueDelay(outcome: RunOutcome): number | undefined {
-  if (outcome.type === 'requeue' || outcome.type === 'retry') return outcome.afterMs
-  return undefined
 }

@@ -4,10 +4,11 @@
  * lets the next reconcile skip the object until its spec (generation) changes.
  * https://github.com/kubernetes-sigs/cli-utils/blob/master/pkg/kstatus/README.md
  */
-import type { ObjectKey } from '../../bus/keys'
+
 import { errorMessage } from '../../errors'
 import { hasKubeReason } from '../../kube/errors'
 import type { KubeClient } from '../../kube/kube-client'
+import type { ObjectKey } from '../../kube/object-key'
 import type { KubeObject, ResourceType } from '../../kube/resource'
 import type { Logger } from '../../observability/logger'
 

@@ -3,12 +3,10 @@
  * MachineDeployment, MachineHealthCheck) on the in-process bus for one namespace, in the bench
  * process, as `npm run dev` runs them (the full-stack fixture's wiring, without vitest).
  */
+
+import { machineApiTypes } from '../../../src/api/resource-types'
 import { startInProcessBus } from '../../../src/bus/in-process-bus'
-import {
-  machineApiMappers,
-  machineApiTypes,
-  watchedTypes,
-} from '../../../src/bus/machine-api-mappers'
+import { machineApiMappers, watchedTypes } from '../../../src/bus/machine-api-mappers'
 import { realTimers } from '../../../src/bus/timers'
 import { systemClock } from '../../../src/clock'
 import type { KubeClient } from '../../../src/kube/kube-client'

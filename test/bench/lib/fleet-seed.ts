@@ -7,9 +7,9 @@
  * A reconcile of such a Machine finds nothing to do, which is what a sweep of a healthy fleet sees.
  */
 import type { V1Node } from '@kubernetes/client-node'
+import { providerIdHash, providerIdHashLabel } from '../../../src/api/node-link'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import type { Machine } from '../../../src/api/v1beta1/machine'
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
-import { providerIdHash, providerIdHashLabel } from '../../../src/bus/node-link'
 import { createPool } from '../../../src/bus/pool'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'

@@ -3,7 +3,7 @@
  * process, the RSS growth of a paged sweep whose keys are handed off (not kept) against one
  * unpaged list of the same Machines. Run with --expose-gc (scripts/bench.sh does).
  */
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import { sweep } from '../../../src/bus/sweep'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { silentLogger } from '../../../src/observability/logger'

@@ -4,7 +4,7 @@
  * record it provisioned, create its Node, record it Running with the nodeRef. No reads, no Events,
  * no claim or finalizer patches: whatever the controllers do beyond this is overhead.
  */
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import { createPool } from '../../../src/bus/pool'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'

@@ -2,7 +2,7 @@
  * @module Waits until a namespace holds exactly the Machines a benchmark expects, from one list
  * and a watch (polling 1,000 Machines would load the apiserver the benchmark measures).
  */
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import type { KubeObject } from '../../../src/kube/resource'
 

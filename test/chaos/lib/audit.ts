@@ -5,7 +5,7 @@
  * different number of Machines than it wants, or a Machine not Running with a Node, is stuck.
  */
 import { DescribeInstancesCommand, type EC2Client, type Instance } from '@aws-sdk/client-ec2'
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import { simulatedByLabel } from '../../../src/dev/ec2-node-simulator'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'

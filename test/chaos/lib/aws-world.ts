@@ -5,14 +5,14 @@
  */
 import { DescribeImagesCommand, EC2Client } from '@aws-sdk/client-ec2'
 import type { KubeConfig } from '@kubernetes/client-node'
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import { startEc2NodeSimulator } from '../../../src/dev/ec2-node-simulator'
 import { createKubeClient } from '../../../src/kube/dynamic-client'
 import { createHttpTransport } from '../../../src/kube/http-transport'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
-import { secretType } from '../../../src/kube/secret-reader'
 import { silentLogger } from '../../../src/observability/logger'
+import { secretType } from '../../../src/providers/secret-reader'
 import { type FaultProxy, startFaultProxy } from '../../harness/moto/fault-proxy'
 import { type MotoServer, startMotoServer } from '../../harness/moto/moto-server'
 

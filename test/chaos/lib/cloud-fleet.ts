@@ -3,7 +3,7 @@
  * different instance type), MachineSets on a class, scaling, waiting for Machines to run or be
  * gone, and the Machines' conditions and Events.
  */
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
 import { waitFor } from '../../harness/kube'

@@ -2,7 +2,7 @@
  * @module The crash scenario's workload: seeded create / scale / delete cycles of MachineSets
  * (class `standard`, 1-3 replicas), applied through the apiserver as a user would.
  */
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { chaosMachineSet } from './aws-world'
 import type { Random } from './random'

@@ -4,7 +4,7 @@
  * before each kill, to count kills that landed mid-reconcile and to aim some of them there.
  */
 import type { EC2Client } from '@aws-sdk/client-ec2'
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import type { KubeObject } from '../../../src/kube/resource'
 import { tagKeys } from '../../../src/providers/aws/tags'

@@ -5,7 +5,7 @@
  * an instance or Node that outlives its deleted Machine is an orphan.
  */
 import type { EC2Client } from '@aws-sdk/client-ec2'
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import { simulatedByLabel } from '../../../src/dev/ec2-node-simulator'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject, type ResourceType } from '../../../src/kube/resource'

@@ -5,7 +5,7 @@
  * Machine created twice or launched twice shows even when it was cleaned up later.
  */
 import { DescribeInstancesCommand, type EC2Client, type Instance } from '@aws-sdk/client-ec2'
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import { simulatedByLabel } from '../../../src/dev/ec2-node-simulator'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'

@@ -2,10 +2,10 @@
  * @module More namespaces like the aws world's (its credentials Secret and MachineClass copied), so
  * the event-loss phases run side by side, each with its own bus, on one moto and one control plane.
  */
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
-import { secretType } from '../../../src/kube/secret-reader'
+import { secretType } from '../../../src/providers/secret-reader'
 import { chaosClassName } from './aws-world'
 
 type WithSpec = KubeObject & { spec?: unknown; data?: Record<string, string> }

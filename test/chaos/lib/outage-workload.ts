@@ -3,7 +3,7 @@
  * changes (a rollout that replaces every Machine), and a lone Machine whose Node runs pods held by
  * a PodDisruptionBudget (a drain that is still in progress when the apiserver goes away).
  */
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject, type ResourceType } from '../../../src/kube/resource'
 import { chaosClassName } from './aws-world'

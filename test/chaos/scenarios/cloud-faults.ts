@@ -7,7 +7,7 @@
  * after deleting everything no instance or Node is left.
  */
 import { tmpdir } from 'node:os'
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import { uniqueName, waitFor } from '../../harness/kube'
 import { auditFleet, liveInstances } from '../lib/audit'
 import { type AwsWorld, chaosClassName, startAwsWorld } from '../lib/aws-world'

@@ -6,7 +6,7 @@
  * may be created twice for one replica slot and no Machine may get two instances.
  */
 import { tmpdir } from 'node:os'
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import { type InstalledApi, installApi } from '../../harness/install-api'
 import { uniqueName } from '../../harness/kube'
 import { type NatsServer, startNatsServer } from '../../harness/nats/nats-server'

@@ -6,8 +6,8 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { machineAnnotation, providerIdHash, providerIdHashLabel } from '../../../src/api/node-link'
 import { mapChange, nodeToMachineMapper, selectorMapper } from '../../../src/bus/event-mapping'
-import { machineAnnotation, providerIdHash, providerIdHashLabel } from '../../../src/bus/node-link'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { testKubeConfig, testNamespace } from '../../harness/kube'
 import { ensureWidgetCrd, testKube, widgetType } from '../runtime/widget'

@@ -8,12 +8,9 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node'
 import { onTestFinished } from 'vitest'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import { startInProcessBus } from '../../../src/bus/in-process-bus'
-import {
-  machineApiMappers,
-  machineApiTypes,
-  watchedTypes,
-} from '../../../src/bus/machine-api-mappers'
+import { machineApiMappers, watchedTypes } from '../../../src/bus/machine-api-mappers'
 import { realTimers } from '../../../src/bus/timers'
 import { systemClock } from '../../../src/clock'
 import { createKubeClient } from '../../../src/kube/dynamic-client'

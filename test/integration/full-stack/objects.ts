@@ -2,7 +2,7 @@
  * @module Manifests and reads for the full-stack tests: a MachineDeployment of kwok Machines, a
  * MachineHealthCheck on it, and what the tests look at (Machines, the deployment's sets, Nodes).
  */
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
 import type { MachineDeploymentObject } from '../../../src/reconcile/machine-deployment/machine-sets'

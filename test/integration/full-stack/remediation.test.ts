@@ -5,7 +5,7 @@
  * MachineSet creates a replacement that reaches Running. The healthy Machines are untouched.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes } from '../../../src/kube/resource'
 import { kwokProviderSpecSchema } from '../../../src/providers/kwok'

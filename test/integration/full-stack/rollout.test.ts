@@ -7,7 +7,7 @@
  * Machines (deleting ones included), never fewer than 9 Ready Machines that are not deleting.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { kwokProviderSpecSchema } from '../../../src/providers/kwok'
 import { TEMPLATE_HASH_LABEL } from '../../../src/reconcile/machine-deployment/template-hash'

@@ -5,12 +5,9 @@
  * which shows the event wiring (Machine -> MachineSet -> MachineDeployment) carries a rollout.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import { startInProcessBus } from '../../../src/bus/in-process-bus'
-import {
-  machineApiMappers,
-  machineApiTypes,
-  watchedTypes,
-} from '../../../src/bus/machine-api-mappers'
+import { machineApiMappers, watchedTypes } from '../../../src/bus/machine-api-mappers'
 import { realTimers } from '../../../src/bus/timers'
 import { systemClock } from '../../../src/clock'
 import type { KubeClient } from '../../../src/kube/kube-client'

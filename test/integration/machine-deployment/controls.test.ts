@@ -4,7 +4,7 @@
  * labels and deletePolicy without a new MachineSet, OnDelete, and the progress deadline.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { revisionOf } from '../../../src/reconcile/machine-deployment/machine-sets'
 import { listMachines } from '../../../src/reconcile/machine-set/reconcile'

@@ -2,7 +2,7 @@
  * @module Drives a MachineDeployment and its MachineSets through reconcile passes, as the runtime
  * would on events, while the test plays the Machine controller (marking Machines ready).
  */
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import { hasKubeReason } from '../../../src/kube/errors'
 import type { KubeObject } from '../../../src/kube/resource'
 import type { MachineDeploymentObject } from '../../../src/reconcile/machine-deployment/machine-sets'

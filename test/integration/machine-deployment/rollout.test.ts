@@ -5,7 +5,7 @@
  * row also show history trimmed to revisionHistoryLimit.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import {
   REVISION_ANNOTATION,

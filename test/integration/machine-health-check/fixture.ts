@@ -8,11 +8,11 @@
  * Machines carry a test finalizer so a deletion request leaves a `deletionTimestamp` to measure.
  */
 import { onTestFinished } from 'vitest'
+import { machineAnnotation } from '../../../src/api/node-link'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import { selectorMapper, selfMapper } from '../../../src/bus/event-mapping'
 import { startInProcessBus } from '../../../src/bus/in-process-bus'
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
 import { nodeToHealthCheckMapper } from '../../../src/bus/node-health-check-mapper'
-import { machineAnnotation } from '../../../src/bus/node-link'
 import { realTimers } from '../../../src/bus/timers'
 import { systemClock } from '../../../src/clock'
 import type { KubeClient } from '../../../src/kube/kube-client'

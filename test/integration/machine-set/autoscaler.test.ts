@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ANNOTATIONS } from '../../../src/api/group'
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { clusterApiDeleteMachineAnnotation } from '../../../src/reconcile/machine-set/delete-order'
 import { listMachines } from '../../../src/reconcile/machine-set/reconcile'

@@ -4,7 +4,7 @@
  * that marks Machines Running and Ready through the status subresource.
  */
 import type { KubeConfig } from '@kubernetes/client-node'
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import { systemClock } from '../../../src/clock'
 import { createKubeClient } from '../../../src/kube/dynamic-client'
 import { hasKubeReason } from '../../../src/kube/errors'

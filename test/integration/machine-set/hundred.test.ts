@@ -5,7 +5,7 @@
  * set's own calls are counted. Figures are logged for the issue; assertions are on counts only.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import type { MachineSetObject } from '../../../src/reconcile/machine-set/types'
 import { waitFor } from '../../harness/kube'
 import { useFileNamespace, useMachineApi } from '../../harness/machine-api'

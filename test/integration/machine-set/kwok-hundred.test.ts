@@ -6,12 +6,9 @@
  * 0 before it ends so the shared control plane keeps no Nodes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import { startInProcessBus } from '../../../src/bus/in-process-bus'
-import {
-  machineApiMappers,
-  machineApiTypes,
-  watchedTypes,
-} from '../../../src/bus/machine-api-mappers'
+import { machineApiMappers, watchedTypes } from '../../../src/bus/machine-api-mappers'
 import { realTimers } from '../../../src/bus/timers'
 import { systemClock } from '../../../src/clock'
 import { createKubeClient } from '../../../src/kube/dynamic-client'

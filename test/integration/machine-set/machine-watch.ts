@@ -3,7 +3,7 @@
  * evaluates an invariant at each observed instant (after every event), so a bound that is broken
  * even briefly is caught, not just the end state.
  */
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import { hasKubeReason } from '../../../src/kube/errors'
 import type { KubeClient, WatchEvent } from '../../../src/kube/kube-client'
 import type { MachineObject } from '../../../src/reconcile/machine-set/types'

@@ -5,7 +5,7 @@
  * scale` drives the set through the scale subresource.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { listMachines, machineSetController } from '../../../src/reconcile/machine-set/reconcile'
 import type { MachineSetObject } from '../../../src/reconcile/machine-set/types'

@@ -4,7 +4,7 @@
  * (how cluster-autoscaler picks a victim) taking precedence.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes } from '../../../src/kube/resource'
 import {

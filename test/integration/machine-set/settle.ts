@@ -1,5 +1,5 @@
 /** @module Drives MachineSet reconciles until a set converges, as the runtime's queue would. */
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import { hasKubeReason } from '../../../src/kube/errors'
 import { listMachines, reconcileMachineSet } from '../../../src/reconcile/machine-set/reconcile'
 import type { MachineSetObject } from '../../../src/reconcile/machine-set/types'

@@ -6,7 +6,7 @@
  */
 import { CoreV1Api } from '@kubernetes/client-node'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import type { ResourceType } from '../../../src/kube/resource'
 import type { Logger } from '../../../src/observability/logger'

@@ -5,7 +5,7 @@
  * dead is now taken over at once; one whose holder may be alive still holds.
  */
 import { describe, expect, it } from 'vitest'
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { reconcileMachine } from '../../../src/reconcile/machine'
 import type { ClaimHolder } from '../../../src/reconcile/machine/claim-holder'

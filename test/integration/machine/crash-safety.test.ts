@@ -5,7 +5,7 @@
  */
 import type { V1Node } from '@kubernetes/client-node'
 import { describe, expect, it } from 'vitest'
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { listPages } from '../../../src/kube/paged-list'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'

@@ -12,7 +12,7 @@ import {
   Watch,
 } from '@kubernetes/client-node'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import {
   preDrainHookPrefix,
   preTerminateHookPrefix,

@@ -5,13 +5,10 @@
 import type { KubeConfig } from '@kubernetes/client-node'
 import { onTestFinished } from 'vitest'
 import type { z } from 'zod'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import type { Machine } from '../../../src/api/v1beta1/machine'
 import { startInProcessBus } from '../../../src/bus/in-process-bus'
-import {
-  machineApiMappers,
-  machineApiTypes,
-  watchedTypes,
-} from '../../../src/bus/machine-api-mappers'
+import { machineApiMappers, watchedTypes } from '../../../src/bus/machine-api-mappers'
 import { realTimers } from '../../../src/bus/timers'
 import { systemClock } from '../../../src/clock'
 import { createKubeClient } from '../../../src/kube/dynamic-client'

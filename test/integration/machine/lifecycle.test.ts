@@ -4,7 +4,7 @@
  */
 import { CoreV1Api, type V1Node } from '@kubernetes/client-node'
 import { describe, expect, it } from 'vitest'
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import { ignoreNotFound, waitFor } from '../../harness/kube'
 import {
   kwokMachine,

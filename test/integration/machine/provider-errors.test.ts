@@ -7,7 +7,7 @@
 import { CoreV1Api } from '@kubernetes/client-node'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import type { Actuator } from '../../../src/providers/actuator'
 import { CapacityError, InvalidConfigurationError } from '../../../src/providers/errors'
 import { kwokProviderSpecSchema } from '../../../src/providers/kwok'

@@ -3,7 +3,7 @@
  * them on the Machine, and gives up after nodeVolumeDetachTimeout.
  */
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import type { ResourceType } from '../../../src/kube/resource'
 import { uniqueName, waitFor } from '../../harness/kube'
 import {

@@ -4,10 +4,11 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ObjectKey } from '../../../src/bus/keys'
+import type { Runner } from '../../../src/bus/run-outcome'
 import type { KubeClient } from '../../../src/kube/kube-client'
+import type { ObjectKey } from '../../../src/kube/object-key'
 import { coreTypes } from '../../../src/kube/resource'
-import { createRunner, type Runner } from '../../../src/reconcile/runtime/runner'
+import { createRunner } from '../../../src/reconcile/runtime/runner'
 import { testKubeConfig, testNamespace } from '../../harness/kube'
 import {
   ensureWidgetCrd,

@@ -12,9 +12,9 @@ import {
   startInProcessBus,
   type WatchedChange,
 } from '../../../src/bus/in-process-bus'
-import type { ObjectKey } from '../../../src/bus/keys'
 import { realTimers } from '../../../src/bus/timers'
 import type { KubeClient } from '../../../src/kube/kube-client'
+import type { ObjectKey } from '../../../src/kube/object-key'
 import { silentLogger } from '../../../src/observability/logger'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
 import { testKubeConfig, testNamespace, waitFor } from '../../harness/kube'

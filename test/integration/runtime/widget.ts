@@ -4,13 +4,13 @@
  * `status.children` last with a resourceVersion precondition. Independent of the machine-api CRDs.
  */
 import type { KubeConfig } from '@kubernetes/client-node'
-import type { ObjectKey } from '../../../src/bus/keys'
 import { systemClock } from '../../../src/clock'
 import { PermanentError } from '../../../src/errors'
 import { createKubeClient } from '../../../src/kube/dynamic-client'
 import { hasKubeReason } from '../../../src/kube/errors'
 import { createHttpTransport } from '../../../src/kube/http-transport'
 import type { KubeClient } from '../../../src/kube/kube-client'
+import type { ObjectKey } from '../../../src/kube/object-key'
 import { coreTypes, type KubeObject, type ResourceType } from '../../../src/kube/resource'
 import { silentLogger } from '../../../src/observability/logger'
 import type { Controller, ReconcileDeps } from '../../../src/reconcile/runtime/controller'

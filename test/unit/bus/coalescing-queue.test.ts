@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createCoalescingQueue } from '../../../src/bus/coalescing-queue'
-import { formatKey, type ObjectKey } from '../../../src/bus/keys'
+import { formatKey, type ObjectKey } from '../../../src/kube/object-key'
 import { manualTimers } from './manual-timers'
 
 const key = (name: string): ObjectKey => ({ kind: 'Widget', namespace: 'ns', name })

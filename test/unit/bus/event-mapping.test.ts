@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { ownerKeys, selfMapper } from '../../../src/bus/event-mapping'
-import {
-  machineApiMappers,
-  machineApiTypes,
-  watchedTypes,
-} from '../../../src/bus/machine-api-mappers'
 import {
   machineAnnotation,
   machineKeyFromNode,
   nodeProviderId,
   providerIdHash,
-} from '../../../src/bus/node-link'
+} from '../../../src/api/node-link'
+import { machineApiTypes } from '../../../src/api/resource-types'
+import { ownerKeys, selfMapper } from '../../../src/bus/event-mapping'
+import { machineApiMappers, watchedTypes } from '../../../src/bus/machine-api-mappers'
 
 const owner = (kind: string, name: string, controller?: boolean) => ({
   apiVersion: 'machine-api.dev/v1beta1',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { machineApiTypes } from '../../../src/api/resource-types'
 import { selectorMapper } from '../../../src/bus/event-mapping'
-import { machineApiTypes } from '../../../src/bus/machine-api-mappers'
 import type { KubeClient } from '../../../src/kube/kube-client'
 
 const check = {

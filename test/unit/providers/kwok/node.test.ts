@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { machineKeyFromNode } from '../../../../src/bus/node-link'
+import { machineKeyFromNode } from '../../../../src/api/node-link'
 import type { ActuatorMachine } from '../../../../src/providers/actuator'
 import { kwokNodeName, kwokProviderID, simulatedNode } from '../../../../src/providers/kwok/node'
 import { kwokProviderSpecSchema } from '../../../../src/providers/kwok/spec'

@@ -2,7 +2,7 @@
  * @module Object keys: what an event names and what a reconcile receives. A key is a hint; the
  * reconcile re-reads the object it names.
  */
-import type { KubeObject } from '../kube/resource'
+import type { KubeObject } from './resource'
 
 /** Names one object of a kind. `namespace` is undefined for cluster-scoped kinds. */
 export interface ObjectKey {

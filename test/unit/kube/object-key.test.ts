@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { formatKey, keyOf, parseKey, uniqueKeys } from '../../../src/bus/keys'
+import { formatKey, keyOf, parseKey, uniqueKeys } from '../../../src/kube/object-key'
 
 describe('object keys', () => {
   it.each([

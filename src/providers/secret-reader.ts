@@ -1,7 +1,8 @@
 /** @module Reads keys of Secrets in one namespace: what providers get instead of a client. */
-import type { SecretReader } from '../providers/actuator'
-import type { KubeClient } from './kube-client'
-import type { KubeObject, ResourceType } from './resource'
+
+import type { KubeClient } from '../kube/kube-client'
+import type { KubeObject, ResourceType } from '../kube/resource'
+import type { SecretReader } from './actuator'
 
 export const secretType: ResourceType = {
   group: '',

@@ -5,14 +5,14 @@
  */
 import { jetstream, jetstreamManager } from '@nats-io/jetstream'
 import { connect } from '@nats-io/transport-node'
+import { createKeyPublisher } from '../../bus/jetstream/publisher'
+import { defaultJetStreamConfig, ensureJetStream } from '../../bus/jetstream/setup'
+import { createPool } from '../../bus/pool'
+import { type SweepReport, sweep } from '../../bus/sweep'
 import type { RuntimeDeps, RuntimeSettings } from '../../deps'
+import type { ObjectKey } from '../../kube/object-key'
 import type { Controller, ReconcileDeps } from '../../reconcile/runtime/controller'
 import { createRunner } from '../../reconcile/runtime/runner'
-import { createKeyPublisher } from '../jetstream/publisher'
-import { defaultJetStreamConfig, ensureJetStream } from '../jetstream/setup'
-import type { ObjectKey } from '../keys'
-import { createPool } from '../pool'
-import { type SweepReport, sweep } from '../sweep'
 
 /** Runs one sweep; the report's `failedKinds` is non-empty when a kind could not be listed. */
 export async function sweepOnce(

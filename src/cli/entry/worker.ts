@@ -5,18 +5,18 @@
  */
 import { jetstream, jetstreamManager } from '@nats-io/jetstream'
 import { connect } from '@nats-io/transport-node'
+import { startInProcessBus } from '../../bus/in-process-bus'
+import { watchMaxDeliveries } from '../../bus/jetstream/max-deliveries'
+import { createKeyPublisher } from '../../bus/jetstream/publisher'
+import { defaultJetStreamConfig, ensureJetStream } from '../../bus/jetstream/setup'
+import { startWatchBridge } from '../../bus/jetstream/watch-bridge'
+import { startJetStreamWorker } from '../../bus/jetstream/worker'
+import { machineApiMappers, watchedTypes } from '../../bus/machine-api-mappers'
 import type { RuntimeDeps, RuntimeSettings } from '../../deps'
 import { apiserverCheck } from '../../observability/apiserver-check'
 import { healthApp, serveApp } from '../../observability/health'
 import type { Controller, ReconcileDeps } from '../../reconcile/runtime/controller'
 import { createRunner } from '../../reconcile/runtime/runner'
-import { startInProcessBus } from '../in-process-bus'
-import { watchMaxDeliveries } from '../jetstream/max-deliveries'
-import { createKeyPublisher } from '../jetstream/publisher'
-import { defaultJetStreamConfig, ensureJetStream } from '../jetstream/setup'
-import { startWatchBridge } from '../jetstream/watch-bridge'
-import { startJetStreamWorker } from '../jetstream/worker'
-import { machineApiMappers, watchedTypes } from '../machine-api-mappers'
 
 /** Starts the worker; resolves with the health port and a stop function once it runs. */
 export async function startWorker(

@@ -2,12 +2,13 @@
  * @module The CloudEvents HTTP function's composition: runner + machine-api mappers + Hono app,
  * served on the settings' port. `functions/reconcile.ts` only calls this.
  */
+
+import { createReconcileApp } from '../../bus/http-app'
+import { machineApiMappers, watchedTypes } from '../../bus/machine-api-mappers'
 import type { RuntimeDeps, RuntimeSettings } from '../../deps'
 import { serveApp } from '../../observability/health'
 import type { Controller, ReconcileDeps } from '../../reconcile/runtime/controller'
 import { createRunner } from '../../reconcile/runtime/runner'
-import { createReconcileApp } from '../http-app'
-import { machineApiMappers, watchedTypes } from '../machine-api-mappers'
 
 /** Serves the function; resolves with a close function once listening. */
 export async function startReconcileFunction(

@@ -10,8 +10,8 @@
  *    label selector, returning only that Machine.
  */
 import { createHash } from 'node:crypto'
+import type { ObjectKey } from '../kube/object-key'
 import type { KubeObject } from '../kube/resource'
-import type { ObjectKey } from './keys'
 
 /** Annotation on a Node naming its Machine as `namespace/name`. */
 export const machineAnnotation = 'machine-api.dev/machine'

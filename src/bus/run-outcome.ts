@@ -1,0 +1,32 @@
+/**
+ * @module What transports hand keys to: a Runner, and the outcomes a queue, an HTTP response or a
+ * JetStream ack/nak are made from. The reconcile runtime implements it; transports never see a
+ * controller.
+ */
+import type { ObjectKey } from '../kube/object-key'
+
+/** The outcome of one run, for transports (queue, HTTP status, JetStream ack/nak). */
+export type RunOutcome =
+  /** Done; nothing scheduled. */
+  | { type: 'done' }
+  /** Done for now; the controller asked to look again after `afterMs`. */
+  | { type: 'requeue'; afterMs: number }
+  /** Failed transiently; try again after `afterMs` (backoff or the error's own delay). */
+  | { type: 'retry'; afterMs: number; reason: string }
+  /** Failed permanently; recorded on the object, not retried until its spec changes. */
+  | { type: 'permanent'; reason: string }
+  /** No selected controller for this kind (another deployment runs it). */
+  | { type: 'skipped' }
+
+/** Runs keys; safe to call for the same key concurrently (reconciles are idempotent). */
+export interface Runner {
+  run(key: ObjectKey): Promise<RunOutcome>
+  /** The kinds this runner reconciles. */
+  kinds(): string[]
+}
+
+/** The delay a queue should use for an outcome, or undefined when nothing is scheduled. */
+export function requeueDelay(outcome: RunOutcome): number | undefined {
+  if (outcome.type === 'requeue' || outcome.type === 'retry') return outcome.afterMs
+  return undefined
+}
