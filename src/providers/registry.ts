@@ -5,6 +5,7 @@
 import type { z } from 'zod'
 import type { Actuator } from './actuator'
 import { InvalidConfigurationError } from './errors'
+import type { Orphan, OrphanSweepRequest } from './orphans'
 
 /** A named provider: its actuator and the zod schema of its provider spec (used by admission). */
 export interface Provider {
@@ -12,6 +13,11 @@ export interface Provider {
   readonly name: string
   readonly specSchema: z.ZodType
   readonly actuator: Actuator
+  /**
+   * Optional capability: reports (and when asked terminates) infrastructure this deployment
+   * launched whose Machine is gone. Providers that cannot list what they launched leave it out.
+   */
+  sweepOrphans?(request: OrphanSweepRequest): Promise<Orphan[]>
   /** Releases clients and timers; the registry's `close` calls it. */
   close?(): Promise<void> | void
 }

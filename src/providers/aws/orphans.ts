@@ -9,20 +9,10 @@ import {
   type Instance,
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2'
+import type { Orphan } from '../orphans'
 import { classifyAwsError } from './errors'
 import { liveStates } from './instance'
 import { tagKeys, tagValue } from './tags'
-
-/** One instance without a Machine. */
-export interface Orphan {
-  instanceId: string
-  machineUid: string | undefined
-  machineName: string | undefined
-  machineNamespace: string | undefined
-  launchTime: string | undefined
-  /** Whether this sweep terminates it (enabled and older than the grace period). */
-  terminate: boolean
-}
 
 /** How the sweep decides. */
 export interface OrphanPolicy {

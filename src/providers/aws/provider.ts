@@ -1,10 +1,9 @@
-/** @module The `aws` provider: its spec schema, its actuator and the EC2 clients it owns. */
-import type { ActuatorContext } from '../actuator'
+/** @module The `aws` provider: its spec schema, its actuator, its orphan sweep and the EC2 clients it owns. */
 import type { Provider } from '../registry'
 import { parseProviderSpec } from '../spec'
 import { createAwsActuator } from './actuator'
 import { type ClientPoolOptions, createClientPool } from './client-pool'
-import { type Orphan, sweepOrphans } from './orphans'
+import { sweepOrphans } from './orphans'
 import { readCredentials } from './secrets'
 import { awsProviderSpecSchema } from './spec'
 import { defaultOwnerId } from './tags'
@@ -20,23 +19,8 @@ export interface AwsProviderOptions extends ClientPoolOptions {
   launchGraceMs?: number | undefined
 }
 
-/** One orphan sweep over the account and region a MachineClass points at. */
-export interface OrphanSweepRequest
-  extends Pick<ActuatorContext, 'providerSpec' | 'secrets' | 'credentialsSecretRef' | 'signal'> {
-  /** Every Machine UID in the cluster (all namespaces); must throw rather than return a partial set. */
-  machineUids: () => Promise<ReadonlySet<string>>
-  now: () => Date
-  /** Terminate orphans older than `graceMs`; default false (report only). */
-  terminate?: boolean
-  /** Default 15 minutes. */
-  graceMs?: number
-}
-
-/** The `aws` provider plus its orphan sweep. */
-export interface AwsProvider extends Provider {
-  /** Reports (and when enabled terminates) owned instances whose Machine is gone. */
-  sweepOrphans(request: OrphanSweepRequest): Promise<Orphan[]>
-}
+/** The `aws` provider, which can always list its orphans. */
+export type AwsProvider = Provider & Required<Pick<Provider, 'sweepOrphans'>>
 
 /**
  * The `aws` provider. Call `close()` (or the registry's) to release its clients.

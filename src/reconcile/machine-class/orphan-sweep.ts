@@ -1,18 +1,17 @@
 /**
- * @module The orphan sweep: for every MachineClass whose provider can list what it launched
- * (aws), report instances tagged as ours whose Machine no longer exists, and terminate them when
- * enabled. Runs from the periodic sweep, not from reconciles: it needs every Machine UID in the
- * cluster, and an instance is only an orphan if no Machine anywhere claims it.
+ * @module The orphan sweep: for every MachineClass whose provider can list what it launched (the
+ * optional `Provider.sweepOrphans` capability), report instances tagged as ours whose Machine no
+ * longer exists, and terminate them when enabled. Runs from the periodic sweep, not from
+ * reconciles: it needs every Machine UID in the cluster, and an instance is only an orphan if no
+ * Machine anywhere claims it.
  */
-
 import { machineApiTypes } from '../../api/resource-types'
 import type { MachineClass } from '../../api/v1beta1/machine-class'
 import type { KubeClient } from '../../kube/kube-client'
 import { listPages } from '../../kube/paged-list'
 import type { KubeObject } from '../../kube/resource'
 import type { Logger } from '../../observability/logger'
-import type { Orphan } from '../../providers/aws/orphans'
-import type { AwsProvider } from '../../providers/aws/provider'
+import type { Orphan } from '../../providers/orphans'
 import type { ProviderRegistry } from '../../providers/registry'
 import { namespacedSecretReader } from '../../providers/secret-reader'
 
@@ -31,12 +30,6 @@ export interface OrphanSweepOptions {
 /** An orphan and the MachineClass whose account it was found in. */
 export interface ReportedOrphan extends Orphan {
   machineClass: string
-}
-
-type OrphanSweeper = Pick<AwsProvider, 'sweepOrphans'>
-
-function canSweep(provider: unknown): provider is OrphanSweeper {
-  return typeof (provider as Partial<OrphanSweeper>).sweepOrphans === 'function'
 }
 
 /** Every Machine UID in the cluster; throws rather than return a partial set. */
@@ -63,7 +56,7 @@ export async function sweepOrphanInstances(options: OrphanSweepOptions): Promise
   )) {
     for (const machineClass of page.items) {
       const provider = options.providers.get(machineClass.spec.provider)
-      if (!canSweep(provider)) continue
+      if (!provider?.sweepOrphans) continue
       const namespace = machineClass.metadata.namespace ?? ''
       const name = `${namespace}/${machineClass.metadata.name}`
       try {

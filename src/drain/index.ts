@@ -1,7 +1,0 @@
-export type { DrainPassOptions } from './drain'
-export { drainNodePass } from './drain'
-export type { DrainClient, EvictionOutcome } from './drain-client'
-export type { EvictionResult } from './eviction-result'
-export { drainCompleted, drainMessage } from './eviction-result'
-export type { DrainFilterOptions, PodDrainDecision } from './pod-filters'
-export { decidePod, drainLabel, podKey } from './pod-filters'
