@@ -4,7 +4,8 @@
  * writes once a Machine is linked to its Node.
  */
 import type { KubeObject } from '../../../src/kube/resource'
-import { kwokProviderSpecSchema, simulatedNode } from '../../../src/providers/kwok'
+import { simulatedNode } from '../../../src/providers/kwok/node'
+import { kwokProviderSpecSchema } from '../../../src/providers/kwok/spec'
 import { toActuatorMachine } from '../../../src/providers/machine'
 import { machineFinalizer } from '../../../src/reconcile/machine/machine-deps'
 

@@ -8,7 +8,7 @@ import { machineApiTypes } from '../../../src/api/resource-types'
 import { createPool } from '../../../src/bus/pool'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
-import { kwokKeys } from '../../../src/providers/kwok'
+import { kwokKeys } from '../../../src/providers/kwok/node'
 import { waitFor } from '../../harness/kube'
 import { kwokMachine, kwokNodeFor, provisionedStatus, runningStatus } from './fleet-manifests'
 

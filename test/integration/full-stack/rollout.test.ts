@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
-import { kwokProviderSpecSchema } from '../../../src/providers/kwok'
+import { kwokProviderSpecSchema } from '../../../src/providers/kwok/spec'
 import { TEMPLATE_HASH_LABEL } from '../../../src/reconcile/machine-deployment/template-hash'
 import { waitFor } from '../../harness/kube'
 import { useFileNamespace, useMachineApi } from '../../harness/machine-api'

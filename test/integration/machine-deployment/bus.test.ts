@@ -12,11 +12,9 @@ import { realTimers } from '../../../src/bus/timers'
 import { systemClock } from '../../../src/clock'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { silentLogger } from '../../../src/observability/logger'
-import {
-  createKwokProvider,
-  kubeNodeWriter,
-  kwokProviderSpecSchema,
-} from '../../../src/providers/kwok'
+import { kubeNodeWriter } from '../../../src/providers/kwok/kube-node-writer'
+import { createKwokProvider } from '../../../src/providers/kwok/provider'
+import { kwokProviderSpecSchema } from '../../../src/providers/kwok/spec'
 import { createProviderRegistry } from '../../../src/providers/registry'
 import { machineControllerWith } from '../../../src/reconcile/machine'
 import { machineDeploymentController } from '../../../src/reconcile/machine-deployment/reconcile'

@@ -20,11 +20,9 @@ import {
   createRuntimeMetrics,
   type RuntimeMetrics,
 } from '../../../src/observability/runtime-metrics'
-import {
-  createKwokProvider,
-  kubeNodeWriter,
-  kwokProviderSpecSchema,
-} from '../../../src/providers/kwok'
+import { kubeNodeWriter } from '../../../src/providers/kwok/kube-node-writer'
+import { createKwokProvider } from '../../../src/providers/kwok/provider'
+import { kwokProviderSpecSchema } from '../../../src/providers/kwok/spec'
 import { createProviderRegistry } from '../../../src/providers/registry'
 import { machineControllerWith } from '../../../src/reconcile/machine'
 import { machineSetController } from '../../../src/reconcile/machine-set/reconcile'

@@ -15,11 +15,9 @@ import { createKubeClient } from '../../../src/kube/dynamic-client'
 import { createHttpTransport } from '../../../src/kube/http-transport'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { silentLogger } from '../../../src/observability/logger'
-import {
-  createKwokProvider,
-  kubeNodeWriter,
-  kwokProviderSpecSchema,
-} from '../../../src/providers/kwok'
+import { kubeNodeWriter } from '../../../src/providers/kwok/kube-node-writer'
+import { createKwokProvider } from '../../../src/providers/kwok/provider'
+import { kwokProviderSpecSchema } from '../../../src/providers/kwok/spec'
 import {
   createProviderRegistry,
   type Provider,

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { drainCompleted, drainMessage, type EvictionResult } from '../../../src/drain'
+import {
+  drainCompleted,
+  drainMessage,
+  type EvictionResult,
+} from '../../../src/drain/eviction-result'
 
 const empty: EvictionResult = {
   evicted: [],

@@ -1,6 +1,6 @@
 import type { V1Pod } from '@kubernetes/client-node'
 import { describe, expect, it } from 'vitest'
-import { decidePod, drainLabel } from '../../../src/drain'
+import { decidePod, drainLabel } from '../../../src/drain/pod-filters'
 
 const now = new Date('2026-12-02T12:00:00Z')
 
