@@ -1,0 +1,173 @@
+/**
+ * Dependencies point down: the Kubernetes client, the API types and the transports never reach up
+ * into controllers, the CLI or a concrete provider, and no module imports itself through a cycle.
+ * Reads every src/**\/*.ts; a regex over import/export specifiers is enough for this code base.
+ */
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, normalize, relative } from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+const root = join(import.meta.dirname, '../../..')
+
+/** Layers that must not import the listed folders (paths relative to the repository). */
+const forbidden: ReadonlyArray<{ from: string; to: readonly string[] }> = [
+  {
+    from: 'src/kube/',
+    to: ['src/reconcile/', 'src/cli/', 'src/providers/', 'src/bus/', 'src/api/'],
+  },
+  {
+    from: 'src/api/',
+    to: ['src/reconcile/', 'src/cli/', 'src/providers/aws/', 'src/providers/kwok/', 'src/bus/'],
+  },
+  {
+    from: 'src/bus/',
+    to: ['src/reconcile/', 'src/cli/', 'src/providers/aws/', 'src/providers/kwok/'],
+  },
+]
+
+/**
+ * Cycles that exist today and are being removed elsewhere: the Machine controller's deletion files
+ * go away in its plan/execute rewrite (issue 15 part A). Tolerated, never required.
+ */
+const knownCycles: readonly string[] = [
+  'reconcile/machine/deletion-observe.ts <-> reconcile/machine/deletion.ts',
+]
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${dir}/${entry.name}`
+    if (entry.isDirectory()) return sourceFiles(path)
+    return path.endsWith('.ts') ? [path] : []
+  })
+}
+
+const specifier =
+  /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g
+
+/** The repository paths (with .ts) that `text`, the source of `file`, imports relatively. */
+function importsOf(file: string, text: string, files: ReadonlySet<string>): string[] {
+  const out: string[] = []
+  for (const match of text.matchAll(specifier)) {
+    const spec = match[1] ?? match[2] ?? match[3] ?? ''
+    if (!spec.startsWith('.')) continue
+    const base = normalize(join(dirname(file), spec)).replace(/\.(js|ts)$/, '')
+    const target = [`${base}.ts`, `${base}/index.ts`].find((candidate) => files.has(candidate))
+    if (target) out.push(target)
+  }
+  return out
+}
+
+/** The edges of `graph` that break a layering rule, as `from -> to`. */
+function violations(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const out: string[] = []
+  for (const [from, targets] of graph) {
+    for (const rule of forbidden) {
+      if (!from.startsWith(rule.from)) continue
+      for (const to of targets) {
+        if (rule.to.some((prefix) => to.startsWith(prefix))) out.push(`${from} -> ${to}`)
+      }
+    }
+  }
+  return out
+}
+
+/** Every cycle of `graph` (one per strongly connected component of two or more files, or a self-import). */
+function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let next = 0
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: string[] = []
+  const onStack = new Set<string>()
+  const found: string[][] = []
+  const visit = (node: string): void => {
+    index.set(node, next)
+    low.set(node, next)
+    next += 1
+    stack.push(node)
+    onStack.add(node)
+    for (const to of graph.get(node) ?? []) {
+      if (!index.has(to)) {
+        visit(to)
+        low.set(node, Math.min(low.get(node) ?? 0, low.get(to) ?? 0))
+      } else if (onStack.has(to)) {
+        low.set(node, Math.min(low.get(node) ?? 0, index.get(to) ?? 0))
+      }
+    }
+    if (low.get(node) !== index.get(node)) return
+    const component: string[] = []
+    let member: string | undefined
+    do {
+      member = stack.pop()
+      if (member === undefined) break
+      onStack.delete(member)
+      component.push(member)
+    } while (member !== node)
+    if (component.length > 1 || (graph.get(node) ?? []).includes(node)) found.push(component.sort())
+  }
+  for (const node of graph.keys()) if (!index.has(node)) visit(node)
+  return found
+}
+
+function srcGraph(): Map<string, string[]> {
+  const files = sourceFiles('src')
+  const known = new Set(files)
+  return new Map(
+    files.map((file) => [file, importsOf(file, readFileSync(join(root, file), 'utf8'), known)]),
+  )
+}
+
+describe('the import graph of src/', () => {
+  const graph = srcGraph()
+
+  it('sees the imports of every file', () => {
+    expect(graph.size).toBeGreaterThan(100)
+    expect(graph.get('src/bus/sweep.ts')).toContain('src/kube/object-key.ts')
+  })
+
+  it('has kube, api and bus import nothing above them', () => {
+    expect(violations(graph)).toEqual([])
+  })
+
+  it('has no import cycle', () => {
+    const found = cycles(graph).map((c) => c.map((f) => relative('src', f)).join(' <-> '))
+    expect(found.filter((cycle) => !knownCycles.includes(cycle))).toEqual([])
+  })
+})
+
+describe('the checks themselves', () => {
+  const files = new Set([
+    'src/kube/a.ts',
+    'src/reconcile/b.ts',
+    'src/providers/aws/c.ts',
+    'src/bus/d.ts',
+  ])
+
+  it('resolves relative specifiers of every import form', () => {
+    const text = [
+      "import { x } from '../reconcile/b'",
+      "import type {\n  Y,\n} from '../providers/aws/c.js'",
+      "export * from '../bus/d'",
+      "import 'node:fs'",
+      "const lazy = import('../reconcile/b')",
+    ].join('\n')
+    expect(importsOf('src/kube/a.ts', text, files)).toEqual([
+      'src/reconcile/b.ts',
+      'src/providers/aws/c.ts',
+      'src/bus/d.ts',
+      'src/reconcile/b.ts',
+    ])
+  })
+
+  it('flags an upward import and a cycle', () => {
+    const graph = new Map([
+      ['src/bus/d.ts', ['src/reconcile/b.ts']],
+      ['src/reconcile/b.ts', ['src/kube/a.ts']],
+      ['src/kube/a.ts', ['src/reconcile/b.ts']],
+    ])
+    expect(violations(graph)).toEqual([
+      'src/bus/d.ts -> src/reconcile/b.ts',
+      'src/kube/a.ts -> src/reconcile/b.ts',
+    ])
+    expect(cycles(graph)).toEqual([['src/kube/a.ts', 'src/reconcile/b.ts']])
+  })
+})
