@@ -1,7 +1,8 @@
 /** @module Serves the webhook app over HTTPS with hot-reloaded TLS material. */
-import { createServer, type Server } from 'node:https'
+import type { RequestListener } from 'node:http'
+import { createServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
-import { createAdaptorServer } from '@hono/node-server'
+import { getRequestListener } from '@hono/node-server'
 import type { Hono } from 'hono'
 import type { Logger } from '../observability/logger'
 import { readTlsMaterial, type TlsFiles, watchTlsFiles } from './tls'
@@ -25,17 +26,17 @@ export interface RunningWebhookServer {
   close(): Promise<void>
 }
 
-/** Starts serving `app` over HTTPS; resolves once listening. */
+/**
+ * Starts serving over HTTPS; resolves once listening. `handler` is a node request listener (the
+ * webhook's, see listener.ts) or a Hono app.
+ */
 export async function startWebhookServer(
-  app: Hono,
+  handler: Hono | RequestListener,
   options: WebhookServerOptions,
 ): Promise<RunningWebhookServer> {
   const material = await readTlsMaterial(options)
-  const server = createAdaptorServer({
-    fetch: app.fetch,
-    createServer,
-    serverOptions: { ...material, minVersion: 'TLSv1.2' },
-  }) as Server
+  const listener = typeof handler === 'function' ? handler : getRequestListener(handler.fetch)
+  const server = createServer({ ...material, minVersion: 'TLSv1.2' }, listener)
   // The apiserver reuses its connections to webhooks; keeping idle sockets open for a minute saves
   // a TLS handshake on most admissions.
   server.keepAliveTimeout = 60_000

@@ -11,7 +11,7 @@ import { z } from 'zod'
 import type { ProviderSpecSchemas } from '../../src/api/shared/provider-spec'
 import { type Logger, silentLogger } from '../../src/observability/logger'
 import { createMetricsRegistry } from '../../src/observability/metrics'
-import { createWebhookApp } from '../../src/webhooks/app'
+import { createWebhookListener } from '../../src/webhooks/listener'
 import { machineClassLookup } from '../../src/webhooks/machine-class-lookup'
 import { type RunningWebhookServer, startWebhookServer } from '../../src/webhooks/server'
 
@@ -90,13 +90,13 @@ export async function startTestWebhookServer(
   const certDir = mkdtempSync(join(tmpdir(), 'machine-api-webhook-'))
   generateCertificates(certDir)
   const logger = options.logger ?? silentLogger()
-  const app = createWebhookApp({
+  const listener = createWebhookListener({
     logger,
     metrics: createMetricsRegistry({ defaultMetrics: false }),
     providerSchemas: options.providerSchemas ?? testProviderSchemas,
     ...(options.kubeConfig ? { machineClassExists: machineClassLookup(options.kubeConfig) } : {}),
   })
-  const server = await startWebhookServer(app, {
+  const server = await startWebhookServer(listener, {
     host: '127.0.0.1',
     port: 0,
     certFile: join(certDir, 'tls.crt'),

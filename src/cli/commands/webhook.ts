@@ -4,7 +4,7 @@ import { z } from 'zod'
 import { createLogger, type Logger } from '../../observability/logger'
 import { createMetricsRegistry } from '../../observability/metrics'
 import { builtInProviderSpecSchemas } from '../../providers/schemas'
-import { createWebhookApp } from '../../webhooks/app'
+import { createWebhookListener } from '../../webhooks/listener'
 import { machineClassLookup } from '../../webhooks/machine-class-lookup'
 import { startWebhookServer } from '../../webhooks/server'
 import type { CliCommand } from '../command'
@@ -67,13 +67,13 @@ export const webhookCommand: CliCommand = {
       keyFile: sourced(values, io.env, { flag: 'key-file', env: 'WEBHOOK_KEY_FILE' }),
     })
     const logger = createLogger({ name: 'machine-api-webhook' })
-    const app = createWebhookApp({
+    const listener = createWebhookListener({
       logger,
       metrics: createMetricsRegistry(),
       providerSchemas: builtInProviderSpecSchemas,
       ...classLookup(logger),
     })
-    const server = await startWebhookServer(app, { ...settings, logger })
+    const server = await startWebhookServer(listener, { ...settings, logger })
     stopOnSignals(() => server.close())
     return 'running'
   },

@@ -1,12 +1,16 @@
 /**
  * @module The limit of the webhook benchmark: the same HTTPS stack as the webhook
- * (startWebhookServer: node:https + @hono/node-server + Hono) answering every POST with a fixed
- * JSON body, so the difference to the real webhook is what the handlers cost. Run as a child
- * process (`node --import tsx`) with the webhook's variables: WEBHOOK_HOST, WEBHOOK_PORT,
+ * (startWebhookServer: node:https, the listener's review routes read the body with readBody and
+ * answer with sendJson; Hono for the rest) answering every review POST with a fixed JSON body, so
+ * the difference to the real webhook is what the handlers cost. Run as a child process
+ * (`node --import tsx`) with the webhook's variables: WEBHOOK_HOST, WEBHOOK_PORT,
  * WEBHOOK_CERT_FILE, WEBHOOK_KEY_FILE.
  */
+import { getRequestListener } from '@hono/node-server'
 import { Hono } from 'hono'
 import { silentLogger } from '../../../src/observability/logger'
+import { readBody, sendJson } from '../../../src/webhooks/http-body'
+import { withReviewRoutes } from '../../../src/webhooks/listener'
 import { startWebhookServer } from '../../../src/webhooks/server'
 
 const fixed = {
@@ -17,14 +21,18 @@ const fixed = {
 
 const app = new Hono()
 app.get('/readyz', (c) => c.json({ status: 'ok' }))
+
 // Reads the body like the webhook does (the request is consumed), then answers the same bytes.
-app.post('*', async (c) => {
-  await c.req.raw.text()
-  return c.json(fixed)
-})
+const listener = withReviewRoutes(
+  getRequestListener(app.fetch),
+  async (_path, request, response) => {
+    await readBody(request, 64 * 1024 * 1024)
+    sendJson(response, 200, JSON.stringify(fixed))
+  },
+)
 
 const env = process.env
-const server = await startWebhookServer(app, {
+const server = await startWebhookServer(listener, {
   host: env.WEBHOOK_HOST ?? '127.0.0.1',
   port: Number(env.WEBHOOK_PORT ?? 0),
   certFile: env.WEBHOOK_CERT_FILE ?? 'tls.crt',

@@ -1,0 +1,133 @@
+/**
+ * @module /validate, /mutate and /convert as plain functions from a request body to a status and a
+ * JSON text, with their metrics: served by the node listener (listener.ts) and by the Hono app
+ * alike, so both answer byte for byte the same.
+ */
+import type { Registry } from 'prom-client'
+import type { ProviderSpecSchemas } from '../api/shared/provider-spec'
+import type { Logger } from '../observability/logger'
+import { BadReviewError } from './admission/hub-object'
+import { mutate } from './admission/mutate'
+import { type MachineClassExists, validate } from './admission/validate'
+import { convertReview } from './conversion/convert-review'
+import { createWebhookMetrics, type WebhookMetrics } from './metrics'
+import { type AdmissionRequest, type AdmissionResponse, admissionReview, deny } from './review'
+import { parseAdmissionReview, parseConversionReview } from './review-parse'
+
+/** Everything the webhook depends on; passed in, never global. */
+export interface WebhookDeps {
+  logger: Logger
+  metrics: Registry
+  providerSchemas: ProviderSpecSchemas
+  machineClassExists?: MachineClassExists
+  /** False while the server is not ready to serve (e.g. TLS material missing). */
+  isReady?: () => boolean
+  /** Body size limits in bytes. Conversion batches whole LIST pages, so it gets more room. */
+  limits?: { admissionBytes?: number; conversionBytes?: number }
+  /** Monotonic seconds, for latency metrics (injectable for tests). */
+  now?: () => number
+}
+
+/** The paths of the review endpoints (POST only). */
+export type ReviewPath = '/validate' | '/mutate' | '/convert'
+
+/** An answer: HTTP status and its JSON body as text. */
+export interface Answer {
+  status: number
+  body: string
+}
+
+/** The review endpoints and what the HTTP layers around them share. */
+export interface ReviewEndpoints {
+  /** Answers a whole request body (UTF-8 JSON) sent to `path`. Never throws. */
+  serve(path: ReviewPath, body: string): Promise<Answer>
+  /** The body limit of `path` in bytes. */
+  bodyLimit(path: ReviewPath): number
+  /** The answer to a body over `bodyLimit(path)`. */
+  tooLarge(path: ReviewPath): Answer
+  metrics: WebhookMetrics
+  /** Monotonic seconds. */
+  now(): number
+}
+
+const DEFAULT_ADMISSION_BYTES = 4 * 1024 * 1024
+const DEFAULT_CONVERSION_BYTES = 64 * 1024 * 1024
+
+/** The request is not a review we can handle: HTTP 400 with the message. */
+class BadRequest extends Error {}
+
+/** True for the paths the review endpoints serve. */
+export function isReviewPath(path: string | undefined): path is ReviewPath {
+  return path === '/validate' || path === '/mutate' || path === '/convert'
+}
+
+/** An `{ "error": message }` answer. */
+export function errorAnswer(status: number, message: string): Answer {
+  return { status, body: JSON.stringify({ error: message }) }
+}
+
+function readJson(text: string): unknown {
+  try {
+    // A UTF-8 byte order mark is not JSON; TextDecoder (what Request.text() uses) drops it too.
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
+  } catch {
+    throw new BadRequest('body is not valid JSON')
+  }
+}
+
+/** Creates the endpoints; registers the webhook metrics on `deps.metrics` (once per registry). */
+export function createReviewEndpoints(deps: WebhookDeps): ReviewEndpoints {
+  const metrics = createWebhookMetrics(deps.metrics)
+  const now = deps.now ?? (() => performance.now() / 1000)
+  const limits = {
+    admission: deps.limits?.admissionBytes ?? DEFAULT_ADMISSION_BYTES,
+    conversion: deps.limits?.conversionBytes ?? DEFAULT_CONVERSION_BYTES,
+  }
+  const bodyLimit = (path: ReviewPath) =>
+    path === '/convert' ? limits.conversion : limits.admission
+
+  const admission = async (path: '/validate' | '/mutate', text: string): Promise<Answer> => {
+    const parsed = parseAdmissionReview(readJson(text))
+    if (!parsed.ok) throw new BadRequest(parsed.error)
+    const request = parsed.request
+    let response: AdmissionResponse
+    try {
+      response = await handleAdmission(path, request)
+    } catch (error) {
+      if (error instanceof BadReviewError) throw new BadRequest(error.message)
+      // Never crash the apiserver's request: log and deny in a well-formed review.
+      deps.logger.error(
+        { err: error, uid: request.uid, endpoint: path },
+        'admission handler failed',
+      )
+      response = deny(request.uid, 'internal error in the machine-api webhook', 500)
+    }
+    metrics.countAdmission(path, request.kind.kind, response.allowed)
+    return { status: 200, body: JSON.stringify(admissionReview(response)) }
+  }
+
+  const handleAdmission = async (path: '/validate' | '/mutate', request: AdmissionRequest) =>
+    path === '/mutate' ? mutate(request) : validate(request, deps)
+
+  const conversion = (text: string): Answer => {
+    const parsed = parseConversionReview(readJson(text))
+    if (!parsed.ok) throw new BadRequest(parsed.error)
+    return { status: 200, body: JSON.stringify(convertReview(parsed.request)) }
+  }
+
+  return {
+    async serve(path, text) {
+      try {
+        return path === '/convert' ? conversion(text) : await admission(path, text)
+      } catch (error) {
+        if (error instanceof BadRequest) return errorAnswer(400, error.message)
+        deps.logger.error({ err: error, path }, 'webhook request failed')
+        return errorAnswer(500, 'internal error')
+      }
+    },
+    bodyLimit,
+    tooLarge: (path) => errorAnswer(400, `body exceeds ${bodyLimit(path)} bytes`),
+    metrics,
+    now,
+  }
+}
