@@ -7,6 +7,7 @@ export type JsonPatchOperation =
 
 /** Escapes one key as an RFC 6901 pointer segment. */
 export function escapePointer(key: string): string {
+  if (!key.includes('~') && !key.includes('/')) return key
   return key.replaceAll('~', '~0').replaceAll('/', '~1')
 }
 
@@ -15,23 +16,35 @@ export function escapePointer(key: string): string {
  * element by element; anything else is replaced whole.
  */
 export function diffJson(from: unknown, to: unknown, path = ''): JsonPatchOperation[] {
+  const ops: JsonPatchOperation[] = []
+  diffInto(ops, from, to, path)
+  return ops
+}
+
+// One list for the whole walk: /mutate runs this on every admission.
+function diffInto(ops: JsonPatchOperation[], from: unknown, to: unknown, path: string): void {
+  // Same value (a primitive, or an object the defaulting left alone): nothing to patch.
+  if (from === to) return
   if (isObject(from) && isObject(to)) {
-    const ops: JsonPatchOperation[] = []
     for (const key of Object.keys(from)) {
       if (!Object.hasOwn(to, key)) ops.push({ op: 'remove', path: `${path}/${escapePointer(key)}` })
     }
-    for (const [key, value] of Object.entries(to)) {
+    for (const key of Object.keys(to)) {
+      const value = to[key]
       const child = `${path}/${escapePointer(key)}`
       if (!Object.hasOwn(from, key)) ops.push({ op: 'add', path: child, value })
-      else ops.push(...diffJson(from[key], value, child))
+      else diffInto(ops, from[key], value, child)
     }
-    return ops
+    return
   }
   if (Array.isArray(from) && Array.isArray(to) && from.length === to.length) {
-    return from.flatMap((item, index) => diffJson(item, to[index], `${path}/${index}`))
+    for (let index = 0; index < from.length; index++) {
+      diffInto(ops, from[index], to[index], `${path}/${index}`)
+    }
+    return
   }
-  if (JSON.stringify(from) === JSON.stringify(to)) return []
-  return [{ op: 'replace', path: path === '' ? '' : path, value: to }]
+  if (JSON.stringify(from) === JSON.stringify(to)) return
+  ops.push({ op: 'replace', path, value: to })
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -10,7 +10,22 @@ export type ConversionData = Record<string, unknown>
 
 /** Drops keys whose value is undefined (JSON has no undefined; keeps output identical after a round trip). */
 export function compact<T extends Record<string, unknown>>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T
+  // A plain loop: every converted object passes here several times (/convert of a LIST page).
+  const out: Record<string, unknown> = {}
+  for (const key of Object.keys(value)) {
+    const item = value[key]
+    if (item === undefined) continue
+    // A "__proto__" key from JSON stays an own property, as with Object.fromEntries.
+    if (key === '__proto__')
+      Object.defineProperty(out, key, {
+        value: item,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      })
+    else out[key] = item
+  }
+  return out as T
 }
 
 /** The object with `key` set only when `value` is defined. */

@@ -17,9 +17,11 @@ type Raw = Record<string, unknown>
 export function defaultObject(kind: Kind, object: Raw, old: Raw | undefined): Raw {
   const schema = kindDefinition(kind).schemas.v1beta1
   const parsed = schema.safeParse(object)
-  // Work on a copy: the cross-field defaults below mutate nested objects in place.
-  const base = structuredClone(object)
-  const withZod = parsed.success ? (mergeDefaults(base, parsed.data) as Raw) : base
+  // Work on a copy: the cross-field defaults below mutate nested objects in place. mergeDefaults
+  // already copies every object and array the schema knows, which is all those defaults touch.
+  const withZod = parsed.success
+    ? (mergeDefaults(object, parsed.data) as Raw)
+    : structuredClone(object)
   if (kind === 'MachineSet') return defaultSet(withZod, old, LABELS.setName)
   if (kind === 'MachineDeployment')
     return defaultRollingUpdate(defaultSet(withZod, old, LABELS.deploymentName))
