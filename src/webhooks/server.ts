@@ -2,8 +2,6 @@
 import type { RequestListener } from 'node:http'
 import { createServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
-import { getRequestListener } from '@hono/node-server'
-import type { Hono } from 'hono'
 import type { Logger } from '../observability/logger'
 import { readTlsMaterial, type TlsFiles, watchTlsFiles } from './tls'
 
@@ -27,15 +25,14 @@ export interface RunningWebhookServer {
 }
 
 /**
- * Starts serving over HTTPS; resolves once listening. `handler` is a node request listener (the
- * webhook's, see listener.ts) or a Hono app.
+ * Starts serving `listener` over HTTPS; resolves once listening. The webhook's listener is in
+ * listener.ts (a Hono app is served with getRequestListener from @hono/node-server).
  */
 export async function startWebhookServer(
-  handler: Hono | RequestListener,
+  listener: RequestListener,
   options: WebhookServerOptions,
 ): Promise<RunningWebhookServer> {
   const material = await readTlsMaterial(options)
-  const listener = typeof handler === 'function' ? handler : getRequestListener(handler.fetch)
   const server = createServer({ ...material, minVersion: 'TLSv1.2' }, listener)
   // The apiserver reuses its connections to webhooks; keeping idle sockets open for a minute saves
   // a TLS handshake on most admissions.

@@ -1,11 +1,7 @@
 /** @module `machine-api webhook`: the admission and conversion webhook server over HTTPS. */
-import { KubeConfig } from '@kubernetes/client-node'
 import { z } from 'zod'
 import { createLogger, type Logger } from '../../observability/logger'
-import { createMetricsRegistry } from '../../observability/metrics'
-import { builtInProviderSpecSchemas } from '../../providers/schemas'
-import { createWebhookListener } from '../../webhooks/listener'
-import { machineClassLookup } from '../../webhooks/machine-class-lookup'
+import { bootListener } from '../../webhooks/boot-listener'
 import { startWebhookServer } from '../../webhooks/server'
 import type { CliCommand } from '../command'
 import { parseConfig, sourced } from '../config'
@@ -24,7 +20,9 @@ const webhookSchema = z.object({
 })
 
 // The class lookup only feeds a warning: without a usable kubeconfig the webhook still serves.
-function classLookup(logger: Logger) {
+async function classLookup(logger: Logger) {
+  const { KubeConfig } = await import('@kubernetes/client-node')
+  const { machineClassLookup } = await import('../../webhooks/machine-class-lookup')
   try {
     const kubeConfig = new KubeConfig()
     kubeConfig.loadFromDefault()
@@ -33,6 +31,22 @@ function classLookup(logger: Logger) {
     logger.warn({ err: error }, 'no kubeconfig; MachineClass existence warnings are off')
     return {}
   }
+}
+
+// Everything the review endpoints need, imported only once the server listens (see boot-listener).
+async function fullListener(logger: Logger) {
+  const [{ createWebhookListener }, { createMetricsRegistry }, { builtInProviderSpecSchemas }] =
+    await Promise.all([
+      import('../../webhooks/listener'),
+      import('../../observability/metrics'),
+      import('../../providers/schemas'),
+    ])
+  return createWebhookListener({
+    logger,
+    metrics: createMetricsRegistry(),
+    providerSchemas: builtInProviderSpecSchemas,
+    ...(await classLookup(logger)),
+  })
 }
 
 /** `webhook`: the same process as `functions/webhook.ts`. */
@@ -67,13 +81,13 @@ export const webhookCommand: CliCommand = {
       keyFile: sourced(values, io.env, { flag: 'key-file', env: 'WEBHOOK_KEY_FILE' }),
     })
     const logger = createLogger({ name: 'machine-api-webhook' })
-    const listener = createWebhookListener({
-      logger,
-      metrics: createMetricsRegistry(),
-      providerSchemas: builtInProviderSpecSchemas,
-      ...classLookup(logger),
-    })
-    const server = await startWebhookServer(listener, { ...settings, logger })
+    const boot = bootListener(() => fullListener(logger))
+    const server = await startWebhookServer(boot.listener, { ...settings, logger })
+    // Ready once listening; the handlers load right away, and a review arriving before they are
+    // loaded waits for them (a load failure is logged and retried by the next request).
+    boot
+      .warm()
+      .catch((error: unknown) => logger.error({ err: error }, 'webhook handlers failed to load'))
     stopOnSignals(() => server.close())
     return 'running'
   },

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { request } from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { getRequestListener } from '@hono/node-server'
 import { afterEach, describe, expect, it } from 'vitest'
 import { silentLogger } from '../../../src/observability/logger'
 import { type RunningWebhookServer, startWebhookServer } from '../../../src/webhooks/server'
@@ -44,7 +45,7 @@ function fetchSerial(
 describe('startWebhookServer', () => {
   it('serves over TLS and reloads a rotated certificate without a restart', async () => {
     const dir = certDir()
-    const server = await startWebhookServer(testApp(), {
+    const server = await startWebhookServer(getRequestListener(testApp().fetch), {
       host: '127.0.0.1',
       port: 0,
       certFile: join(dir, 'tls.crt'),
@@ -73,7 +74,7 @@ describe('startWebhookServer', () => {
 
   it('keeps the old certificate when the new files are unreadable', async () => {
     const dir = certDir()
-    const server = await startWebhookServer(testApp(), {
+    const server = await startWebhookServer(getRequestListener(testApp().fetch), {
       host: '127.0.0.1',
       port: 0,
       certFile: join(dir, 'tls.crt'),
