@@ -8,7 +8,7 @@
  * - `MACHINE_API_PROVIDERS`: comma-separated subset to enable (default: all).
  */
 import type { KubeClient } from '../kube/kube-client'
-import { createAwsProvider } from './aws/provider'
+import { lazyAwsProvider } from './aws/lazy-provider'
 import { kubeNodeWriter } from './kwok/kube-node-writer'
 import { createKwokProvider } from './kwok/provider'
 import { createProviderRegistry, type Provider, type ProviderRegistry } from './registry'
@@ -16,7 +16,7 @@ import { createProviderRegistry, type Provider, type ProviderRegistry } from './
 export function createDefaultProviders(kube: KubeClient, env: NodeJS.ProcessEnv): ProviderRegistry {
   const all: Record<string, () => Provider> = {
     aws: () =>
-      createAwsProvider({
+      lazyAwsProvider({
         ownerId: env.MACHINE_API_OWNER_ID ?? 'machine-api',
         ...(env.AWS_REGION ? { defaultRegion: env.AWS_REGION } : {}),
         ...(env.AWS_EC2_ENDPOINT ? { endpoint: env.AWS_EC2_ENDPOINT } : {}),

@@ -5,9 +5,9 @@
  * plus every bundle's size. Limits: a bare `node -e` HTTP server's start to first answer, and
  * `node -e 0`'s start to exit, measured in the same runs.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { freePort } from '../harness/controlplane/free-port'
 import type { Bench, Measurement } from './lib/bench'
@@ -19,6 +19,9 @@ import { repoRoot, startWebhookChild } from './lib/webhook-child'
 const dist = join(repoRoot, 'dist')
 const bareServer =
   "require('node:http').createServer((q,s)=>s.end('ok')).listen(Number(process.env.PORT),'127.0.0.1')"
+// The webhook serves over TLS: the same bare server with its certificate is its like-for-like limit.
+const bareHttpsServer =
+  "const f=require('node:fs');require('node:https').createServer({cert:f.readFileSync(process.env.CERT),key:f.readFileSync(process.env.KEY)},(q,s)=>s.end('ok')).listen(Number(process.env.PORT),'127.0.0.1')"
 
 /** Wall and CPU milliseconds of one start. */
 interface Sample {
@@ -113,18 +116,31 @@ const oneShots: Array<[string, Timer]> = [
   ['cli.js --help to exit', oneShot([join(dist, 'cli.js'), '--help'])],
 ]
 
-const bareServerTimer: Timer = async (_api, cpu) => {
-  const port = await freePort()
-  const startedAt = performance.now()
-  const child = startProcess(process.execPath, [...cpu.nodeArgs, '-e', bareServer], {
-    env: { ...process.env, ...cpu.env, PORT: String(port) },
-  })
-  try {
-    const ms = await waitUntilServing(child, `http://127.0.0.1:${port}/`, { startedAt })
-    await child.stop()
-    return { ms, cpuMs: cpu.read() }
-  } finally {
-    await child.stop()
+function bareTimer(tls: boolean): Timer {
+  return async (api, cpu) => {
+    const port = await freePort()
+    const startedAt = performance.now()
+    const child = startProcess(
+      process.execPath,
+      [...cpu.nodeArgs, '-e', tls ? bareHttpsServer : bareServer],
+      {
+        env: {
+          ...process.env,
+          ...cpu.env,
+          PORT: String(port),
+          CERT: api.certs.certFile,
+          KEY: api.certs.keyFile,
+        },
+      },
+    )
+    try {
+      const url = `${tls ? 'https' : 'http'}://127.0.0.1:${port}/`
+      const ms = await waitUntilServing(child, url, { startedAt, ca: api.certs.ca })
+      await child.stop()
+      return { ms, cpuMs: cpu.read() }
+    } finally {
+      await child.stop()
+    }
   }
 }
 const bareExitTimer = oneShot(['-e', '0'])
@@ -140,7 +156,8 @@ export const coldStartBench: Bench = {
     const cpuDir = mkdtempSync(join(tmpdir(), 'machine-api-bench-cpu-'))
     let n = 0
     const all: Array<[string, Timer]> = [
-      ['bare node -e http server', bareServerTimer],
+      ['bare node -e http server', bareTimer(false)],
+      ['bare node -e https server', bareTimer(true)],
       ['bare node -e 0', bareExitTimer],
       ...servers,
       ...oneShots,
@@ -170,6 +187,7 @@ export const coldStartBench: Bench = {
         servers.map(([name]) => name),
         'bare node -e http server',
       ),
+      ...figures(['webhook.js to /readyz'], 'bare node -e https server'),
       ...figures(
         oneShots.map(([name]) => name),
         'bare node -e 0',
@@ -185,18 +203,48 @@ export const coldStartBench: Bench = {
   },
 }
 
-/** Bytes and gzip bytes of every dist/*.js (no limit: reported for tracking). */
+/**
+ * Bytes and gzip bytes per function (every dist/*.js entry point): what it loads at start (the
+ * chunks it imports statically, transitively) and in all (with what it loads later by import()).
+ * No limit: reported for tracking.
+ */
 function bundleSizes(): Measurement[] {
   return readdirSync(dist)
     .filter((f) => f.endsWith('.js'))
     .sort()
     .flatMap((file) => {
-      const path = join(dist, file)
-      const kib = statSync(path).size / 1024
-      const gzipKib = gzipSync(readFileSync(path)).length / 1024
+      const entry = join(dist, file)
+      const size = (files: Set<string>) => {
+        const bytes = [...files].map((f) => readFileSync(f))
+        const kib = bytes.reduce((sum, b) => sum + b.length, 0) / 1024
+        const gzipKib = bytes.reduce((sum, b) => sum + gzipSync(b).length, 0) / 1024
+        return { kib, gzipKib }
+      }
+      const atStart = size(importClosure(entry, false))
+      const all = size(importClosure(entry, true))
       return [
-        measurement(`dist/${file} size`, 'KiB', [kib]),
-        measurement(`dist/${file} gzip size`, 'KiB', [gzipKib]),
+        measurement(`dist/${file} loaded at start`, 'KiB', [atStart.kib]),
+        measurement(`dist/${file} loaded at start, gzip`, 'KiB', [atStart.gzipKib]),
+        measurement(`dist/${file} with its lazy chunks`, 'KiB', [all.kib]),
       ]
     })
+}
+
+// esbuild's output imports chunks as `from"./chunks/x.js"` / `import"./x.js"`, lazily as `import("./x.js")`.
+const staticImport = /(?:from|import)\s*"(\.{1,2}\/[^"]+\.js)"/g
+const dynamicImport = /import\("(\.{1,2}\/[^"]+\.js)"\)/g
+
+function importClosure(entry: string, withDynamic: boolean): Set<string> {
+  const seen = new Set<string>()
+  const visit = (file: string) => {
+    if (seen.has(file)) return
+    seen.add(file)
+    const source = readFileSync(file, 'utf8')
+    const patterns = withDynamic ? [staticImport, dynamicImport] : [staticImport]
+    for (const pattern of patterns) {
+      for (const match of source.matchAll(pattern)) visit(join(dirname(file), match[1] ?? ''))
+    }
+  }
+  visit(entry)
+  return seen
 }

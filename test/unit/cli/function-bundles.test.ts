@@ -19,7 +19,50 @@ async function bundledInputs(entry: string): Promise<string[]> {
   return Object.keys(result.metafile.inputs)
 }
 
+/**
+ * The inputs a split build of `entry` (as scripts/build.mjs makes it) runs at start: the entry and
+ * the chunks it imports statically, transitively; import() chunks load later.
+ */
+async function startInputs(entry: string): Promise<string[]> {
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    splitting: true,
+    outdir: 'dist-test',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  })
+  const outputs = result.metafile.outputs
+  const start = Object.keys(outputs).find((o) => outputs[o]?.entryPoint === entry) ?? ''
+  const seen = new Set<string>()
+  const visit = (output: string) => {
+    if (seen.has(output)) return
+    seen.add(output)
+    for (const i of outputs[output]?.imports ?? []) {
+      if (i.kind === 'import-statement' && !i.external) visit(i.path)
+    }
+  }
+  visit(start)
+  return [...seen].flatMap((o) => Object.keys(outputs[o]?.inputs ?? {}))
+}
+
 describe('function bundles', () => {
+  it('the webhook starts without the handlers, Hono, prom-client or the Kubernetes client', async () => {
+    const inputs = await startInputs('functions/webhook.ts')
+    expect(inputs).toContain('src/webhooks/boot-listener.ts')
+    expect(inputs.filter((i) => /hono|prom-client|client-node|src\/api\//.test(i))).toEqual([])
+  }, 60_000)
+
+  it('the worker starts without the AWS SDK (loaded by the aws provider on first use)', async () => {
+    const inputs = await startInputs('functions/worker.ts')
+    expect(inputs).toContain('src/providers/aws/lazy-provider.ts')
+    expect(inputs.filter((i) => /@aws-sdk|@smithy/.test(i))).toEqual([])
+  }, 60_000)
+
   it('the webhook bundles neither the CLI dispatcher nor the AWS SDK or NATS', async () => {
     const inputs = await bundledInputs('functions/webhook.ts')
     expect(inputs).toContain('src/cli/commands/webhook.ts')
