@@ -10,11 +10,11 @@ import {
   providerIdHash,
   providerIdHashLabel,
 } from '../api/node-link'
+import { type SelectorLike, selectorMatches } from '../api/shared/label-selector'
 import type { KubeClient } from '../kube/kube-client'
 import { keyOf, type ObjectKey, uniqueKeys } from '../kube/object-key'
 import { listPages } from '../kube/paged-list'
 import type { KubeObject, ResourceType } from '../kube/resource'
-import { type LabelSelector, selectorMatches } from './label-selector'
 
 /** Turns a change of a `sourceKind` object into keys. May read the apiserver (`kube`). */
 export interface EventMapper {
@@ -48,8 +48,8 @@ export function ownerMapper(sourceKind: string, ownerKind: string): EventMapper 
   return { sourceKind, needsObject: true, map: (obj) => ownerKeys(obj, ownerKind) }
 }
 
-function specSelector(obj: KubeObject): LabelSelector | undefined {
-  const spec = obj.spec as { selector?: LabelSelector } | undefined
+function specSelector(obj: KubeObject): SelectorLike | undefined {
+  const spec = obj.spec as { selector?: SelectorLike } | undefined
   return spec?.selector
 }
 
@@ -65,7 +65,7 @@ function specSelector(obj: KubeObject): LabelSelector | undefined {
 export function selectorMapper(
   sourceKind: string,
   selector: ResourceType,
-  selectorOf: (obj: KubeObject) => LabelSelector | undefined = specSelector,
+  selectorOf: (obj: KubeObject) => SelectorLike | undefined = specSelector,
 ): EventMapper {
   const inFlight = new WeakMap<KubeClient, Map<string, Promise<KubeObject[]>>>()
   const candidates = (kube: KubeClient, namespace: string | undefined) => {

@@ -43,29 +43,63 @@ export function isEmptySelector(selector: LabelSelector | undefined): boolean {
   )
 }
 
-/** True when `labels` satisfy every requirement of `selector` (Kubernetes semantics). */
-export function selectorMatches(selector: LabelSelector, labels: Record<string, string>): boolean {
-  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
-    if (labels[key] !== value) return false
-  }
-  for (const req of selector.matchExpressions ?? []) {
-    const present = Object.hasOwn(labels, req.key)
-    const value = labels[req.key]
-    const values = req.values ?? []
+/**
+ * A selector as found in any object, before validation: an operator may be anything. The zod
+ * `LabelSelector` is one.
+ */
+export interface SelectorLike {
+  matchLabels?: Record<string, string> | undefined
+  matchExpressions?:
+    | ReadonlyArray<{ key: string; operator: string; values?: readonly string[] | undefined }>
+    | undefined
+}
+
+/**
+ * Why apimachinery's `LabelSelectorAsSelector` would reject `selector`, or undefined when it is
+ * valid: an unknown operator, `In`/`NotIn` without values, `Exists`/`DoesNotExist` with values.
+ */
+export function selectorError(selector: SelectorLike): string | undefined {
+  for (const [i, req] of (selector.matchExpressions ?? []).entries()) {
+    const count = req.values?.length ?? 0
+    const at = `matchExpressions[${i}]`
     switch (req.operator) {
       case 'In':
-        if (!present || !values.includes(value ?? '')) return false
-        break
       case 'NotIn':
-        if (present && values.includes(value ?? '')) return false
+        if (count === 0) return `${at}: values must be non-empty for ${req.operator}`
         break
       case 'Exists':
-        if (!present) return false
-        break
       case 'DoesNotExist':
-        if (present) return false
+        if (count > 0) return `${at}: values must be empty for ${req.operator}`
         break
+      default:
+        return `${at}: "${req.operator}" is not a valid label selector operator`
     }
+  }
+  return undefined
+}
+
+/**
+ * True when `labels` satisfy every requirement of `selector`, as apimachinery evaluates it: a
+ * missing selector matches nothing, an empty one everything, and an invalid one (see
+ * `selectorError`) nothing, because Kubernetes refuses to build it.
+ */
+export function selectorMatches(
+  selector: SelectorLike | undefined,
+  labels: Readonly<Record<string, string>> | undefined,
+): boolean {
+  if (!selector || selectorError(selector) !== undefined) return false
+  const have = labels ?? {}
+  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
+    if (!Object.hasOwn(have, key) || have[key] !== value) return false
+  }
+  for (const req of selector.matchExpressions ?? []) {
+    const present = Object.hasOwn(have, req.key)
+    const value = have[req.key] ?? ''
+    const values = req.values ?? []
+    if (req.operator === 'In' && !(present && values.includes(value))) return false
+    if (req.operator === 'NotIn' && present && values.includes(value)) return false
+    if (req.operator === 'Exists' && !present) return false
+    if (req.operator === 'DoesNotExist' && present) return false
   }
   return true
 }
