@@ -3,6 +3,8 @@
  * caller requeues while the result is not complete and turns it into a condition; nothing here
  * sleeps or loops until done.
  */
+
+import { mapConcurrently } from '../pool'
 import type { DrainClient, EvictionOutcome } from './drain-client'
 import type { EvictionResult } from './eviction-result'
 import { decidePod, podKey } from './pod-filters'
@@ -76,22 +78,4 @@ export async function drainNodePass(
     }
   })
   return result
-}
-
-/** Runs `work` over `items` with at most `limit` at once; results keep the items' order. */
-async function mapConcurrently<T, R>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = new Array(items.length)
-  let next = 0
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++
-      results[i] = await work(items[i] as T)
-    }
-  }
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane))
-  return results
 }

@@ -8,6 +8,7 @@ import { machineApiTypes } from '../../api/resource-types'
 import { errorMessage } from '../../errors'
 import { hasKubeReason } from '../../kube/errors'
 import type { KubeObject } from '../../kube/resource'
+import { mapConcurrently } from '../../pool'
 import type { ReconcileDeps } from '../runtime/controller'
 import type { MachineSetAction } from './plan'
 import { controllerReference, type MachineSetObject } from './types'
@@ -39,17 +40,13 @@ export async function executeMachineSetActions(
     updated: [],
     errors: [],
   }
-  const queue = [...actions]
-  const worker = async () => {
-    for (let action = queue.shift(); action; action = queue.shift()) {
-      try {
-        await run(deps, set, action, report)
-      } catch (error) {
-        report.errors.push({ action: action.type, name: action.machine.metadata.name, error })
-      }
+  await mapConcurrently(actions, parallelism, async (action) => {
+    try {
+      await run(deps, set, action, report)
+    } catch (error) {
+      report.errors.push({ action: action.type, name: action.machine.metadata.name, error })
     }
-  }
-  await Promise.all(Array.from({ length: Math.min(parallelism, queue.length) }, worker))
+  })
   return report
 }
 

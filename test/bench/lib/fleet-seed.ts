@@ -10,9 +10,9 @@ import type { V1Node } from '@kubernetes/client-node'
 import { providerIdHash, providerIdHashLabel } from '../../../src/api/node-link'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import type { Machine } from '../../../src/api/v1beta1/machine'
-import { createPool } from '../../../src/bus/pool'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
+import { createPool } from '../../../src/pool'
 import { newScope } from '../../../src/reconcile/machine/machine-scope'
 import {
   machineAnnotation,

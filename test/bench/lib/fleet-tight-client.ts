@@ -5,9 +5,9 @@
  * no claim or finalizer patches: whatever the controllers do beyond this is overhead.
  */
 import { machineApiTypes } from '../../../src/api/resource-types'
-import { createPool } from '../../../src/bus/pool'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
+import { createPool } from '../../../src/pool'
 import { kwokKeys } from '../../../src/providers/kwok/node'
 import { waitFor } from '../../harness/kube'
 import { kwokMachine, kwokNodeFor, provisionedStatus, runningStatus } from './fleet-manifests'
