@@ -20,19 +20,89 @@ export const HUB_API_VERSION = `${API_GROUP}/${HUB_VERSION}`
 /** `apiVersion` string of the legacy version. */
 export const SPOKE_API_VERSION = `${API_GROUP}/${SPOKE_VERSION}`
 
-/** Annotation keys owned by machine-api. */
+/**
+ * Every annotation key machine-api owns, whatever it is put on; the kind it goes on is named
+ * first. Declared here once so that each key has one spelling.
+ */
 export const ANNOTATIONS = {
   /** On v1alpha1 objects: JSON of the v1beta1 fields v1alpha1 cannot hold (restored on the way back). */
   conversionData: `${API_GROUP}/conversion-data`,
   /** cluster-autoscaler bounds (its clusterapi provider derives the key from the API group). */
   autoscalerMinSize: `${API_GROUP}/cluster-api-autoscaler-node-group-min-size`,
   autoscalerMaxSize: `${API_GROUP}/cluster-api-autoscaler-node-group-max-size`,
+  /**
+   * On a Node: `namespace/name` of its Machine, the Node -> Machine back-reference (an annotation,
+   * because `namespace/name` can exceed a label value's 63 characters and contains `/`).
+   */
+  machine: `${API_GROUP}/machine`,
+  /** On a Node: what its Machine put there, so removals touch nothing else. */
+  ownedLabels: `${API_GROUP}/owned-labels`,
+  ownedAnnotations: `${API_GROUP}/owned-annotations`,
+  ownedTaints: `${API_GROUP}/owned-taints`,
+  /** On a Machine: the process that holds the right to create its infrastructure. */
+  createClaim: `${API_GROUP}/create-claim`,
+  /** On a Machine: skip draining its Node on deletion. */
+  excludeNodeDraining: `${API_GROUP}/exclude-node-draining`,
+  /** On a Machine: do not wait for its Node's volumes to detach on deletion. */
+  excludeWaitForNodeVolumeDetach: `${API_GROUP}/exclude-wait-for-node-volume-detach`,
+  /** On a Machine: a human asks for remediation now (Cluster API's `remediate-machine`). */
+  remediateMachine: `${API_GROUP}/remediate-machine`,
+  /** On a Machine: never remediate it (it is still evaluated and reported). */
+  skipRemediation: `${API_GROUP}/skip-remediation`,
+  /**
+   * On a Machine: handed to an external remediator; the value names what was handed over
+   * (`annotation`, or `Kind/name` of the remediation request). While present the Machine is "in
+   * flight"; the health check removes it once the Machine is healthy again.
+   */
+  externalRemediation: `${API_GROUP}/external-remediation`,
+  /** On a MachineHealthCheck: `external` hands unhealthy Machines over by annotation only. */
+  remediationStrategy: `${API_GROUP}/remediation-strategy`,
+  /**
+   * On a Machine: delete it first when its MachineSet scales down; cluster-autoscaler sets it when
+   * run with CAPI_GROUP=machine-api.dev.
+   */
+  deleteMachine: `${API_GROUP}/delete-machine`,
+  /**
+   * On a MachineSet: create no Machines (it still deletes and adopts). A deployment puts it on its
+   * old sets under OnDelete, so a deleted Machine is replaced from the new template.
+   */
+  disableMachineCreate: `${API_GROUP}/disable-machine-create`,
+  /** On a MachineSet: the MachineDeployment revision its template belongs to. */
+  revision: `${API_GROUP}/revision`,
 } as const
 
-/** Label keys owned by machine-api. */
+/** Every label key machine-api owns. */
 export const LABELS = {
   /** Ties a MachineSet's Machines to it when the user gave no selector. */
   setName: `${API_GROUP}/set-name`,
   /** Ties a MachineDeployment's MachineSets and Machines to it when the user gave no selector. */
   deploymentName: `${API_GROUP}/deployment-name`,
+  /** On a MachineDeployment's MachineSets and their Machines: the hash of their template. */
+  templateHash: `${API_GROUP}/template-hash`,
+  /** On a Machine: a digest of its providerID, so a joining Node finds it with one filtered list. */
+  providerIdHash: `${API_GROUP}/provider-id-hash`,
+  /** On a Pod: `skip` leaves it on a drain, `wait-completed` waits for it to finish. */
+  drain: `${API_GROUP}/drain`,
+  /** On a Node: simulated by the kwok provider. */
+  simulated: `${API_GROUP}/simulated`,
+  /** On a Node: registered by the dev EC2 Node simulator, which deletes only what it marked. */
+  simulatedBy: `${API_GROUP}/simulated-by`,
+} as const
+
+/** Every finalizer machine-api owns. */
+export const FINALIZERS = {
+  /** On a Machine: its infrastructure and Node are not yet gone. */
+  machine: `${API_GROUP}/machine`,
+} as const
+
+/**
+ * Keys machine-api puts on the infrastructure behind a Machine (EC2 tags, labels of simulated
+ * Nodes): how a provider finds what a crashed create launched and what the orphan sweep owns.
+ */
+export const INFRA_KEYS = {
+  machineUid: `${API_GROUP}/machine-uid`,
+  machineName: `${API_GROUP}/machine-name`,
+  machineNamespace: `${API_GROUP}/machine-namespace`,
+  /** Value: the deployment's owner id; the orphan sweep only considers its own. */
+  owner: `${API_GROUP}/owner`,
 } as const

@@ -12,12 +12,7 @@
 import { createHash } from 'node:crypto'
 import type { ObjectKey } from '../kube/object-key'
 import type { KubeObject } from '../kube/resource'
-
-/** Annotation on a Node naming its Machine as `namespace/name`. */
-export const machineAnnotation = 'machine-api.dev/machine'
-
-/** Label on a Machine carrying providerIDHash(spec.providerID). */
-export const providerIdHashLabel = 'machine-api.dev/provider-id-hash'
+import { ANNOTATIONS } from './group'
 
 /** A label-value-safe digest of a providerID (32 hex chars; providerIDs can be long, with `/`). */
 export function providerIdHash(providerId: string): string {
@@ -29,7 +24,7 @@ export function machineKeyFromNode(
   node: KubeObject,
   machineKind = 'Machine',
 ): ObjectKey | undefined {
-  const value = node.metadata?.annotations?.[machineAnnotation]
+  const value = node.metadata?.annotations?.[ANNOTATIONS.machine]
   if (!value) return undefined
   const [namespace, name, ...rest] = value.split('/')
   if (!namespace || !name || rest.length > 0) return undefined

@@ -4,12 +4,8 @@
  * for the machine-api kinds.
  */
 
-import {
-  machineKeyFromNode,
-  nodeProviderId,
-  providerIdHash,
-  providerIdHashLabel,
-} from '../api/node-link'
+import { LABELS } from '../api/group'
+import { machineKeyFromNode, nodeProviderId, providerIdHash } from '../api/node-link'
 import { type SelectorLike, selectorMatches } from '../api/shared/label-selector'
 import type { KubeClient } from '../kube/kube-client'
 import { keyOf, type ObjectKey, uniqueKeys } from '../kube/object-key'
@@ -115,7 +111,7 @@ export function nodeToMachineMapper(machine: ResourceType, nodeKind = 'Node'): E
       const providerId = nodeProviderId(node)
       if (!providerId) return []
       const page = await kube.list(machine, {
-        labelSelector: `${providerIdHashLabel}=${providerIdHash(providerId)}`,
+        labelSelector: `${LABELS.providerIdHash}=${providerIdHash(providerId)}`,
       })
       return page.items.map((m) => keyOf(machine.kind, m)).filter((k) => k !== undefined)
     },

@@ -6,6 +6,7 @@
  */
 import { DescribeInstancesCommand, type EC2Client, type Instance } from '@aws-sdk/client-ec2'
 import type { V1Node } from '@kubernetes/client-node'
+import { LABELS } from '../api/group'
 import { hasKubeReason } from '../kube/errors'
 import type { KubeClient } from '../kube/kube-client'
 import { listPages } from '../kube/paged-list'
@@ -13,9 +14,6 @@ import { coreTypes, type KubeObject } from '../kube/resource'
 import type { Logger } from '../observability/logger'
 import { formatAwsProviderID } from '../providers/aws/provider-id'
 import { tagKeys } from '../providers/aws/tags'
-
-/** Marks the Nodes the simulator owns, so it never deletes anything else. */
-export const simulatedByLabel = 'machine-api.dev/simulated-by'
 
 /** The Node a running instance registers (named like EC2's private DNS names). */
 export function nodeForInstance(instance: Instance): V1Node | undefined {
@@ -27,7 +25,7 @@ export function nodeForInstance(instance: Instance): V1Node | undefined {
     metadata: {
       name: `ip-${ip.replaceAll('.', '-')}.ec2.internal`,
       labels: {
-        [simulatedByLabel]: 'ec2-node-simulator',
+        [LABELS.simulatedBy]: 'ec2-node-simulator',
         'node.kubernetes.io/instance-type': instance.InstanceType ?? 'unknown',
         'topology.kubernetes.io/zone': zone,
       },
@@ -59,7 +57,7 @@ export async function syncSimulatedNodes(options: {
   }
   const existing = new Set<string>()
   for await (const page of listPages<V1Node & KubeObject>(options.kube, coreTypes.node, {
-    labelSelector: simulatedByLabel,
+    labelSelector: LABELS.simulatedBy,
   })) {
     for (const node of page.items) {
       const name = node.metadata?.name ?? ''

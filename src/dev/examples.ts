@@ -2,10 +2,12 @@
  * @module The demo's example objects: a namespace, a MachineClass (aws on moto, or kwok), a
  * 3-replica MachineDeployment and a MachineHealthCheck for it.
  */
+
+import { HUB_API_VERSION } from '../api/group'
 import type { KubeObject } from '../kube/resource'
 
 export const demoNamespace = 'demo'
-const apiVersion = 'machine-api.dev/v1beta1'
+const apiVersion = HUB_API_VERSION
 
 /** The objects to create, in order, for `provider`. */
 export function demoObjects(options: { provider: 'aws' | 'kwok'; amiId?: string }): KubeObject[] {

@@ -4,9 +4,8 @@
  * --delete-emptydir-data --force`, which is what a machine being removed needs.
  */
 import type { V1Pod } from '@kubernetes/client-node'
+import { LABELS } from '../api/group'
 
-/** Pod label that overrides the default: `skip` leaves the pod, `wait-completed` waits for it. */
-export const drainLabel = 'machine-api.dev/drain'
 const mirrorAnnotation = 'kubernetes.io/config.mirror'
 
 export type PodDrainDecision =
@@ -46,10 +45,10 @@ export function decidePod(pod: V1Pod, options: DrainFilterOptions): PodDrainDeci
   const controller = pod.metadata?.ownerReferences?.find((o) => o.controller)
   if (controller?.kind === 'DaemonSet') return { action: 'skip', reason: 'DaemonSet pod' }
 
-  const label = pod.metadata?.labels?.[drainLabel]
-  if (label === 'skip') return { action: 'skip', reason: `label ${drainLabel}=skip` }
+  const label = pod.metadata?.labels?.[LABELS.drain]
+  if (label === 'skip') return { action: 'skip', reason: `label ${LABELS.drain}=skip` }
   if (label === 'wait-completed') {
-    return { action: 'wait', reason: `label ${drainLabel}=wait-completed` }
+    return { action: 'wait', reason: `label ${LABELS.drain}=wait-completed` }
   }
 
   const warnings: string[] = []

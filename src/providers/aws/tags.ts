@@ -3,17 +3,17 @@
  * an instance whose id was never recorded (crash between launch and status write) and how the
  * orphan sweep recognises instances that belong to this deployment.
  */
+import { API_GROUP, INFRA_KEYS } from '../../api/group'
 
 /** Users may not set tags under this prefix. */
-export const reservedTagPrefix = 'machine-api.dev/'
+export const reservedTagPrefix = `${API_GROUP}/`
 
 /** Tag keys machine-api owns. */
 export const tagKeys = {
-  machineUid: 'machine-api.dev/machine-uid',
-  machineName: 'machine-api.dev/machine-name',
-  machineNamespace: 'machine-api.dev/machine-namespace',
-  /** Value: the deployment's owner id; the orphan sweep only considers its own. */
-  owner: 'machine-api.dev/owner',
+  machineUid: INFRA_KEYS.machineUid,
+  machineName: INFRA_KEYS.machineName,
+  machineNamespace: INFRA_KEYS.machineNamespace,
+  owner: INFRA_KEYS.owner,
 } as const
 
 /** The ownership tag value when the provider is not given one. */

@@ -2,6 +2,8 @@
  * @module Pure naming and shaping of the simulated Nodes behind `kwok` Machines: deterministic
  * names (so a retried create finds the same Node) and the labels that tie a Node to its Machine.
  */
+
+import { ANNOTATIONS, INFRA_KEYS, LABELS } from '../../api/group'
 import type { ActuatorMachine } from '../actuator'
 import type { SimulatedNode } from './node-writer'
 import type { KwokProviderSpec } from './spec'
@@ -10,12 +12,12 @@ import type { KwokProviderSpec } from './spec'
 export const kwokNodeAnnotation = 'kwok.x-k8s.io/node'
 /** Labels and annotations machine-api puts on simulated Nodes. */
 export const kwokKeys = {
-  machineUid: 'machine-api.dev/machine-uid',
-  machineNamespace: 'machine-api.dev/machine-namespace',
-  machineName: 'machine-api.dev/machine-name',
-  simulated: 'machine-api.dev/simulated',
-  /** `namespace/name` of the Machine: the Node -> Machine back-reference (bus/node-link.ts). */
-  machine: 'machine-api.dev/machine',
+  machineUid: INFRA_KEYS.machineUid,
+  machineNamespace: INFRA_KEYS.machineNamespace,
+  machineName: INFRA_KEYS.machineName,
+  simulated: LABELS.simulated,
+  /** `namespace/name` of the Machine: the Node -> Machine back-reference (api/node-link.ts). */
+  machine: ANNOTATIONS.machine,
 } as const
 
 /** `kwok://<namespace>/<name>`: unique per Machine, readable, and honest about being simulated. */

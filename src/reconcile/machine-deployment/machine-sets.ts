@@ -4,15 +4,12 @@
  * current template has the highest revision, and a rollback to an older template gives that
  * template's set the next revision again (as apps/v1 Deployments do).
  */
-import { HUB_API_VERSION } from '../../api/group'
+import { ANNOTATIONS, HUB_API_VERSION, LABELS } from '../../api/group'
 import type { MachineDeployment } from '../../api/v1beta1/machine-deployment'
 import { IN_PLACE_SPEC_FIELDS } from '../machine-set/machine-template'
 import { controllerReference, type MachineSetObject, type ServerMeta } from '../machine-set/types'
 import { mergePatchFor } from './merge-diff'
-import { machineSetNameFor, TEMPLATE_HASH_LABEL } from './template-hash'
-
-/** Annotation on each MachineSet: the deployment revision its template belongs to. */
-export const REVISION_ANNOTATION = 'machine-api.dev/revision'
+import { machineSetNameFor } from './template-hash'
 
 /** A MachineDeployment as read (defaults already applied by the webhook). */
 export interface MachineDeploymentObject {
@@ -26,7 +23,7 @@ export interface MachineDeploymentObject {
 
 /** The revision of a set (0 when it has none). */
 export function revisionOf(set: MachineSetObject): number {
-  const value = Number(set.metadata.annotations?.[REVISION_ANNOTATION])
+  const value = Number(set.metadata.annotations?.[ANNOTATIONS.revision])
   return Number.isInteger(value) && value > 0 ? value : 0
 }
 
@@ -44,7 +41,7 @@ function setTemplate(
 ): MachineSetObject['spec']['template'] {
   const meta = md.spec.template.metadata ?? {}
   return {
-    metadata: { ...meta, labels: { ...meta.labels, [TEMPLATE_HASH_LABEL]: hash } },
+    metadata: { ...meta, labels: { ...meta.labels, [LABELS.templateHash]: hash } },
     spec: structuredClone(md.spec.template.spec),
   }
 }
@@ -62,15 +59,15 @@ export function desiredMachineSet(
     metadata: {
       name: machineSetNameFor(md.metadata.name, hash),
       namespace: md.metadata.namespace ?? '',
-      labels: { ...md.spec.template.metadata?.labels, [TEMPLATE_HASH_LABEL]: hash },
-      annotations: { [REVISION_ANNOTATION]: String(revision) },
+      labels: { ...md.spec.template.metadata?.labels, [LABELS.templateHash]: hash },
+      annotations: { [ANNOTATIONS.revision]: String(revision) },
       ownerReferences: [controllerReference({ ...md, kind: 'MachineDeployment' })],
     },
     spec: {
       replicas,
       selector: {
         ...md.spec.selector,
-        matchLabels: { ...md.spec.selector.matchLabels, [TEMPLATE_HASH_LABEL]: hash },
+        matchLabels: { ...md.spec.selector.matchLabels, [LABELS.templateHash]: hash },
       },
       template: setTemplate(md, hash),
       deletePolicy: deletePolicyOf(md),
@@ -94,7 +91,7 @@ export function inPlaceSetPatch(
   const minReady = md.spec.minReadySeconds ?? 0
   if ((set.spec.minReadySeconds ?? 0) !== minReady) spec.minReadySeconds = minReady
   if (current) {
-    const hash = set.metadata.labels?.[TEMPLATE_HASH_LABEL] ?? ''
+    const hash = set.metadata.labels?.[LABELS.templateHash] ?? ''
     const want = setTemplate(md, hash)
     const have = set.spec.template as unknown as Record<string, unknown>
     const wantSpec = want.spec as Record<string, unknown>
@@ -115,6 +112,6 @@ export function inPlaceSetPatch(
 export function deploymentTemplateOf(set: MachineSetObject): MachineSetObject['spec']['template'] {
   const template = structuredClone(set.spec.template)
   const labels = { ...template.metadata?.labels }
-  delete labels[TEMPLATE_HASH_LABEL]
+  delete labels[LABELS.templateHash]
   return { ...template, metadata: { ...template.metadata, labels } }
 }

@@ -5,21 +5,21 @@
  * template, propagate in-place fields, run the strategy (RollingUpdate or OnDelete), and trim old
  * empty sets to revisionHistoryLimit.
  */
+
+import { ANNOTATIONS, LABELS } from '../../api/group'
 import { resolveIntOrPercent } from '../../api/shared/int-or-string'
-import { DISABLE_CREATE_ANNOTATION } from '../machine-set/plan'
 import { isDeleting, type MachineSetObject } from '../machine-set/types'
 import {
   deploymentTemplateOf,
   desiredMachineSet,
   inPlaceSetPatch,
   type MachineDeploymentObject,
-  REVISION_ANNOTATION,
   revisionOf,
 } from './machine-sets'
 import { mergePatchFor } from './merge-diff'
 import { planRollingUpdate } from './rolling-update'
 import { planOnDelete, type ScaleDecision, type SetView, scaleWithoutRollout } from './scaling'
-import { TEMPLATE_HASH_LABEL, templateHash } from './template-hash'
+import { templateHash } from './template-hash'
 
 /** What the planner sees. */
 export interface DeploymentObservation {
@@ -75,7 +75,7 @@ export function planMachineDeployment(obs: DeploymentObservation): DeploymentPla
     .sort((a, b) => revisionOf(a) - revisionOf(b) || a.metadata.name.localeCompare(b.metadata.name))
   const hash = templateHash(md.spec.template)
   const existing = sets
-    .filter((s) => s.metadata.labels?.[TEMPLATE_HASH_LABEL] === hash)
+    .filter((s) => s.metadata.labels?.[LABELS.templateHash] === hash)
     .sort((a, b) => (b.spec.replicas ?? 0) - (a.spec.replicas ?? 0))[0]
   if (md.spec.rollbackTo) return { ...none, actions: [planRollback(md, sets, existing)] }
 
@@ -142,9 +142,9 @@ function setPatch(
 ): Record<string, unknown> | undefined {
   const annotations: Record<string, string | null> = {}
   const disable = options.onDelete && !options.current ? 'true' : undefined
-  const have = set.metadata.annotations?.[DISABLE_CREATE_ANNOTATION]
-  if (have !== disable) annotations[DISABLE_CREATE_ANNOTATION] = disable ?? null
-  if (options.revision !== undefined) annotations[REVISION_ANNOTATION] = String(options.revision)
+  const have = set.metadata.annotations?.[ANNOTATIONS.disableMachineCreate]
+  if (have !== disable) annotations[ANNOTATIONS.disableMachineCreate] = disable ?? null
+  if (options.revision !== undefined) annotations[ANNOTATIONS.revision] = String(options.revision)
   const patch: Record<string, unknown> = { ...inPlaceSetPatch(md, set, options.current) }
   if (Object.keys(annotations).length > 0) patch.metadata = { annotations }
   return Object.keys(patch).length > 0 ? patch : undefined

@@ -12,9 +12,6 @@ import { IN_PLACE_SPEC_FIELDS } from '../machine-set/machine-template'
 
 type Template = MachineSet['spec']['template']
 
-/** Label on a deployment's MachineSets and their Machines: the hash of their template. */
-export const TEMPLATE_HASH_LABEL = 'machine-api.dev/template-hash'
-
 const alphabet = 'bcdfghjklmnpqrstvwxz2456789'
 const hashLength = 10
 

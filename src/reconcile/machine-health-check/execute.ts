@@ -4,6 +4,7 @@
  * caller, which writes status regardless and then reports them.
  */
 
+import { ANNOTATIONS } from '../../api/group'
 import type { Condition } from '../../api/shared/conditions'
 import { errorMessage, TransientError } from '../../errors'
 import { hasKubeReason } from '../../kube/errors'
@@ -14,7 +15,7 @@ import { actionEvent, type PlannedEvent } from './events'
 import { remediationRequest, requestMarker, requestType, templateType } from './external'
 import { conditionChanged, machineHealthCondition } from './machine-condition'
 import type { RemediationAction } from './plan'
-import { externalRemediationAnnotation, type ObservedCondition } from './target'
+import type { ObservedCondition } from './target'
 import type { TargetEvaluation } from './targets'
 
 /** What the executor needs. */
@@ -77,7 +78,7 @@ export async function writeMachineConditions(
 
 async function annotate(deps: ExecuteDeps, machine: KubeObject, value: string | null) {
   const ref = { namespace: machine.metadata?.namespace, name: machine.metadata?.name ?? '' }
-  const patch = { metadata: { annotations: { [externalRemediationAnnotation]: value } } }
+  const patch = { metadata: { annotations: { [ANNOTATIONS.externalRemediation]: value } } }
   await deps.kube.mergePatch(deps.machineType, ref, patch)
 }
 
@@ -125,7 +126,7 @@ async function run(deps: ExecuteDeps, action: RemediationAction, machine: KubeOb
       }
       return
     case 'clear-hand-off': {
-      const marker = action.machine.annotations[externalRemediationAnnotation] ?? ''
+      const marker = action.machine.annotations[ANNOTATIONS.externalRemediation] ?? ''
       if (action.mode.type === 'external-template' && marker.includes('/')) {
         const name = marker.slice(marker.indexOf('/') + 1)
         const namespace = machine.metadata?.namespace

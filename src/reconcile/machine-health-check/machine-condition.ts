@@ -3,13 +3,11 @@
  * which check failed and for how long (the timeout that was exceeded, and since when), so
  * `kubectl describe machine` answers "why was this Machine replaced?".
  */
+
+import { ANNOTATIONS } from '../../api/group'
 import type { Condition } from '../../api/shared/conditions'
 import { formatDuration, formatTime } from './format'
-import {
-  healthCheckSucceededCondition,
-  type ObservedCondition,
-  remediateMachineAnnotation,
-} from './target'
+import { healthCheckSucceededCondition, type ObservedCondition } from './target'
 import type { TargetEvaluation, TargetHealth, UnhealthyDetail } from './targets'
 
 /** Describes what failed, e.g. `Node n1: condition Ready is False for more than 5m (since ...)`. */
@@ -17,7 +15,7 @@ export function describeUnhealthy(detail: UnhealthyDetail, sinceMs?: number): st
   const since = sinceMs === undefined ? '' : ` (since ${formatTime(sinceMs)})`
   switch (detail.kind) {
     case 'requested':
-      return `remediation requested by annotation ${remediateMachineAnnotation}`
+      return `remediation requested by annotation ${ANNOTATIONS.remediateMachine}`
     case 'failed':
       return `Machine failed: ${detail.failureReason ?? 'phase Failed'}${detail.failureMessage ? `: ${detail.failureMessage}` : ''}`
     case 'node-gone':

@@ -3,6 +3,7 @@
  * applied), the Machines its selector matches (page by page) and each linked Node by name.
  */
 
+import { ANNOTATIONS } from '../../api/group'
 import { parseDurationMs } from '../../api/shared/duration'
 import {
   isEmptySelector,
@@ -15,13 +16,12 @@ import type { KubeClient } from '../../kube/kube-client'
 import { listPages } from '../../kube/paged-list'
 import { coreTypes, type KubeObject, type ResourceType } from '../../kube/resource'
 import type { RemediationMode, RemediationPolicy } from './plan'
-import {
-  type HealthCheckRules,
-  type ObservedCondition,
-  remediationStrategyAnnotation,
-  type Target,
-  type TargetMachine,
-  type TargetNode,
+import type {
+  HealthCheckRules,
+  ObservedCondition,
+  Target,
+  TargetMachine,
+  TargetNode,
 } from './target'
 
 /** The parsed spec: evaluation rules, remediation policy and the selector. */
@@ -55,7 +55,7 @@ export function parseHealthCheckSpec(obj: KubeObject): HealthCheckSpec {
       'spec.selector is empty and would select every Machine; refusing to act',
     )
   }
-  const external = obj.metadata?.annotations?.[remediationStrategyAnnotation] === 'external'
+  const external = obj.metadata?.annotations?.[ANNOTATIONS.remediationStrategy] === 'external'
   const template = spec.remediation?.externalTemplateRef
   const mode: RemediationMode = template
     ? { type: 'external-template', template }

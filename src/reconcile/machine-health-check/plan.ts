@@ -9,12 +9,10 @@
  *  2. `maxInFlight`: at most that many Machines are being remediated at once, oldest failure first.
  *  3. Deletion only for Machines a MachineSet controls (the set replaces them); others are marked.
  */
+
+import { ANNOTATIONS } from '../../api/group'
 import { type IntOrPercent, resolveIntOrPercent } from '../../api/shared/int-or-string'
-import {
-  externalRemediationAnnotation,
-  skipRemediationAnnotation,
-  type TargetMachine,
-} from './target'
+import type { TargetMachine } from './target'
 import type { TargetEvaluation } from './targets'
 
 /** How unhealthy Machines are remediated. */
@@ -99,7 +97,7 @@ export function planRemediation(
   for (const evaluation of candidates) {
     const { machine } = evaluation.target
     const skip = (reason: SkipReason) => skipped.push({ name: machine.name, reason })
-    if (skipRemediationAnnotation in machine.annotations) skip('SkipAnnotation')
+    if (ANNOTATIONS.skipRemediation in machine.annotations) skip('SkipAnnotation')
     else if (shortCircuited) skip('TooManyUnhealthy')
     else if (policy.mode.type === 'delete' && !machine.machineSetOwner) skip('NoMachineSetOwner')
     else if (maxInFlight !== undefined && inFlight >= maxInFlight) skip('MaxInFlight')
@@ -113,7 +111,7 @@ export function planRemediation(
     }
   }
   for (const e of evaluations) {
-    if (e.healthy && externalRemediationAnnotation in e.target.machine.annotations) {
+    if (e.healthy && ANNOTATIONS.externalRemediation in e.target.machine.annotations) {
       actions.push({ type: 'clear-hand-off', machine: e.target.machine, mode: policy.mode })
     }
   }

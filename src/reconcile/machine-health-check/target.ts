@@ -3,19 +3,6 @@
  * decision reads) and its Node, plus the well-known annotations that steer remediation.
  */
 
-/** On a Machine: a human asks for remediation now (Cluster API's `remediate-machine`, #10197). */
-export const remediateMachineAnnotation = 'machine-api.dev/remediate-machine'
-/** On a Machine: never remediate it (it is still evaluated and reported). */
-export const skipRemediationAnnotation = 'machine-api.dev/skip-remediation'
-/**
- * On a Machine: it has been handed to an external remediator; the value names what was handed
- * over (`annotation`, or `Kind/name` of the remediation request). While present the Machine is
- * "in flight". The health check removes it once the Machine is healthy again.
- */
-export const externalRemediationAnnotation = 'machine-api.dev/external-remediation'
-/** On a MachineHealthCheck: `external` hands unhealthy Machines over by annotation only. */
-export const remediationStrategyAnnotation = 'machine-api.dev/remediation-strategy'
-
 /** The condition the health check owns on each target Machine. */
 export const healthCheckSucceededCondition = 'HealthCheckSucceeded'
 

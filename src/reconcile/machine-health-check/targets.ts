@@ -8,13 +8,9 @@
  * in `unhealthyConditions` has held for at least its timeout; or no Node joined within
  * `nodeStartupTimeout` of the Machine being provisioned.
  */
-import {
-  externalRemediationAnnotation,
-  type HealthCheckRules,
-  remediateMachineAnnotation,
-  type Target,
-  type TargetMachine,
-} from './target'
+
+import { ANNOTATIONS } from '../../api/group'
+import type { HealthCheckRules, Target, TargetMachine } from './target'
 
 /** Why a target is unhealthy; also the reason of its HealthCheckSucceeded=False condition. */
 export type UnhealthyReason =
@@ -133,7 +129,7 @@ function startupHealth(
 export function targetHealth(target: Target, rules: HealthCheckRules, nowMs: number): TargetHealth {
   const { machine } = target
   if (machine.deletionTimestamp) return { state: 'deleting' }
-  if (remediateMachineAnnotation in machine.annotations) {
+  if (ANNOTATIONS.remediateMachine in machine.annotations) {
     return { state: 'unhealthy', reason: 'RemediationRequested', detail: { kind: 'requested' } }
   }
   if (machine.phase === 'Failed' || machine.failureReason) {
@@ -157,7 +153,7 @@ export function evaluateTargets(targets: Target[], rules: HealthCheckRules, now:
     if ((health.state === 'pending' || health.state === 'starting') && health.deadlineMs) {
       nextCheckAtMs = Math.min(nextCheckAtMs ?? health.deadlineMs, health.deadlineMs)
     }
-    const handedOff = externalRemediationAnnotation in target.machine.annotations
+    const handedOff = ANNOTATIONS.externalRemediation in target.machine.annotations
     return {
       target,
       health,

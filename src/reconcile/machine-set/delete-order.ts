@@ -13,12 +13,8 @@
  *     (a stable shuffle by Machine UID: random across Machines, the same on every run).
  */
 import { createHash } from 'node:crypto'
+import { ANNOTATIONS } from '../../api/group'
 
-/**
- * Marks a Machine to go first on scale-down; cluster-autoscaler sets it when run with
- * CAPI_GROUP=machine-api.dev.
- */
-export const deleteMachineAnnotation = 'machine-api.dev/delete-machine'
 /** Cluster API's key for the same mark, honoured so existing tooling keeps working. */
 export const clusterApiDeleteMachineAnnotation = 'cluster.x-k8s.io/delete-machine'
 
@@ -52,7 +48,10 @@ const regular = 1
 function tier(m: DeleteCandidate): number {
   if (m.metadata.deletionTimestamp) return mustDelete
   const annotations = m.metadata.annotations ?? {}
-  if (deleteMachineAnnotation in annotations || clusterApiDeleteMachineAnnotation in annotations) {
+  if (
+    ANNOTATIONS.deleteMachine in annotations ||
+    clusterApiDeleteMachineAnnotation in annotations
+  ) {
     return marked
   }
   const conditions = m.status?.conditions ?? []

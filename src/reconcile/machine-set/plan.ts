@@ -9,6 +9,8 @@
  * matching. A set that is being deleted does nothing: the garbage collector removes its Machines
  * through their owner references.
  */
+
+import { ANNOTATIONS } from '../../api/group'
 import { selectorMatches } from '../../api/shared/label-selector'
 import { victimReason } from './delete-order'
 import { desiredMachine, inPlacePatch } from './machine-template'
@@ -20,13 +22,6 @@ import {
   type MachineObject,
   type MachineSetObject,
 } from './types'
-
-/**
- * Annotation that stops a set from creating Machines (it still deletes and adopts). A deployment
- * puts it on its old sets under OnDelete, so a Machine a user deletes is replaced by the new
- * template, not re-created from the old one.
- */
-export const DISABLE_CREATE_ANNOTATION = 'machine-api.dev/disable-machine-create'
 
 /** What the planner sees. */
 export interface MachineSetObservation {
@@ -91,7 +86,7 @@ export function planMachineSet(
     takenNames: new Set(obs.machines.map((m) => m.metadata.name)),
     ...(options.maxBatch === undefined ? {} : { maxBatch: options.maxBatch }),
   })
-  const createDisabled = set.metadata.annotations?.[DISABLE_CREATE_ANNOTATION] === 'true'
+  const createDisabled = set.metadata.annotations?.[ANNOTATIONS.disableMachineCreate] === 'true'
   if (!createDisabled) {
     for (const name of scale.create) {
       actions.push({ type: 'create', machine: desiredMachine(set, name) })

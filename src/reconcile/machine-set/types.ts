@@ -4,6 +4,7 @@
  * untyped, and the owner-reference helpers both layers use.
  */
 
+import { HUB_API_VERSION } from '../../api/group'
 import type { MachineSpec, MachineStatus } from '../../api/v1beta1/machine'
 import type { MachineSet } from '../../api/v1beta1/machine-set'
 import type { ObjectMeta, OwnerReference } from '../../kube/resource'
@@ -58,7 +59,7 @@ export function controllerReference(owner: {
   metadata: ObjectMeta
 }): OwnerReference {
   return {
-    apiVersion: owner.apiVersion ?? 'machine-api.dev/v1beta1',
+    apiVersion: owner.apiVersion ?? HUB_API_VERSION,
     kind: owner.kind ?? 'MachineSet',
     name: owner.metadata.name ?? '',
     uid: owner.metadata.uid ?? '',

@@ -4,13 +4,14 @@
  * hooks -> delete the instance and wait until it is gone -> delete the Node -> remove the finalizer.
  * The reconcile runs that step, records its outcome, and asks again.
  */
+import { ANNOTATIONS } from '../../api/group'
 
 /** Annotation prefixes other controllers use to hold a Machine in a deletion stage. */
 export const preDrainHookPrefix = 'pre-drain.delete.hook.machine-api.dev'
 export const preTerminateHookPrefix = 'pre-terminate.delete.hook.machine-api.dev'
 /** Annotations that skip a stage for one Machine. */
-export const excludeDrainAnnotation = 'machine-api.dev/exclude-node-draining'
-export const excludeVolumeWaitAnnotation = 'machine-api.dev/exclude-wait-for-node-volume-detach'
+export const excludeDrainAnnotation = ANNOTATIONS.excludeNodeDraining
+export const excludeVolumeWaitAnnotation = ANNOTATIONS.excludeWaitForNodeVolumeDetach
 
 /** When each waiting stage started (status.deletion), so timeouts survive restarts. */
 export interface DeletionTimers {

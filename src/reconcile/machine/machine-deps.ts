@@ -1,4 +1,6 @@
 /** @module What the Machine reconcile needs besides the common runtime dependencies. */
+
+import { FINALIZERS } from '../../api/group'
 import type { ProviderRegistry } from '../../providers/registry'
 import type { ReconcileDeps } from '../runtime/controller'
 import type { ClaimHolder } from './claim-holder'
@@ -16,7 +18,7 @@ export interface MachineDeps extends ReconcileDeps {
 }
 
 /** The finalizer that holds a Machine until its instance and Node are gone. */
-export const machineFinalizer = 'machine-api.dev/machine'
+export const machineFinalizer = FINALIZERS.machine
 
 export const defaultDeletionRetryMs = 10_000
 export const defaultProviderCallTimeoutMs = 120_000

@@ -4,13 +4,14 @@
  * returns the Node metadata and taints to write, removing only what the Machine put there before.
  */
 import type { V1Node, V1Taint } from '@kubernetes/client-node'
+import { ANNOTATIONS } from '../../api/group'
 
 /** Annotations on the Node recording what the Machine owns there, so removals touch nothing else. */
-export const ownedLabelsAnnotation = 'machine-api.dev/owned-labels'
-export const ownedAnnotationsAnnotation = 'machine-api.dev/owned-annotations'
-export const ownedTaintsAnnotation = 'machine-api.dev/owned-taints'
+export const ownedLabelsAnnotation = ANNOTATIONS.ownedLabels
+export const ownedAnnotationsAnnotation = ANNOTATIONS.ownedAnnotations
+export const ownedTaintsAnnotation = ANNOTATIONS.ownedTaints
 /** Back-reference from the Node to its Machine (`namespace/name`). */
-export const machineAnnotation = 'machine-api.dev/machine'
+export const machineAnnotation = ANNOTATIONS.machine
 
 export interface NodeWishes {
   machineNamespace: string

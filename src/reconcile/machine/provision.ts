@@ -3,7 +3,8 @@
  * provider, and record the providerID on the Machine the first time it is known.
  */
 
-import { providerIdHash, providerIdHashLabel } from '../../api/node-link'
+import { ANNOTATIONS, LABELS } from '../../api/group'
+import { providerIdHash } from '../../api/node-link'
 import { machineApiTypes } from '../../api/resource-types'
 import type { Machine } from '../../api/v1beta1/machine'
 import type { Actuator, ActuatorContext, ProviderResult } from '../../providers/actuator'
@@ -18,7 +19,7 @@ import { recordEvent } from './provider-context'
  * Set while one reconcile is creating the Machine's instance (value: when it started and which
  * process holds it, see claim-holder.ts).
  */
-export const createClaimAnnotation = 'machine-api.dev/create-claim'
+export const createClaimAnnotation = ANNOTATIONS.createClaim
 
 /**
  * Ensures infrastructure exists for the Machine. A permanent provider error marks the Machine
@@ -93,14 +94,14 @@ async function recordProviderId(
   const current = machine.spec.providerID
   const hash = providerIdHash(current ?? providerID)
   const claimed = createClaimAnnotation in (machine.metadata.annotations ?? {})
-  if (current && machine.metadata.labels?.[providerIdHashLabel] === hash && !claimed) return
+  if (current && machine.metadata.labels?.[LABELS.providerIdHash] === hash && !claimed) return
   if (!providerID && !current) return
   scope.machine = await deps.kube.mergePatch<Machine>(
     machineApiTypes.machine,
     { namespace: machine.metadata.namespace, name: machine.metadata.name ?? '' },
     {
       metadata: {
-        labels: { [providerIdHashLabel]: hash },
+        labels: { [LABELS.providerIdHash]: hash },
         annotations: { [createClaimAnnotation]: null },
         resourceVersion: meta(machine).resourceVersion,
       },

@@ -7,7 +7,8 @@
  * A reconcile of such a Machine finds nothing to do, which is what a sweep of a healthy fleet sees.
  */
 import type { V1Node } from '@kubernetes/client-node'
-import { providerIdHash, providerIdHashLabel } from '../../../src/api/node-link'
+import { LABELS } from '../../../src/api/group'
+import { providerIdHash } from '../../../src/api/node-link'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import type { Machine } from '../../../src/api/v1beta1/machine'
 import type { KubeClient } from '../../../src/kube/kube-client'
@@ -48,7 +49,7 @@ async function seedOne(kube: KubeClient, namespace: string, name: string): Promi
   const manifest = kwokMachine(namespace, name, { providerID })
   manifest.metadata = {
     ...manifest.metadata,
-    labels: { [providerIdHashLabel]: providerIdHash(providerID) },
+    labels: { [LABELS.providerIdHash]: providerIdHash(providerID) },
   }
   const machine = await kube.create<KubeObject>(machineApiTypes.machine, manifest)
   const node = await kube.create<KubeObject>(

@@ -5,8 +5,8 @@
  * different number of Machines than it wants, or a Machine not Running with a Node, is stuck.
  */
 import { DescribeInstancesCommand, type EC2Client, type Instance } from '@aws-sdk/client-ec2'
+import { LABELS } from '../../../src/api/group'
 import { machineApiTypes } from '../../../src/api/resource-types'
-import { simulatedByLabel } from '../../../src/dev/ec2-node-simulator'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
 import { tagKeys } from '../../../src/providers/aws/tags'
@@ -63,7 +63,7 @@ export async function auditFleet(options: {
   )
   const nodes = (
     await kube.list<KubeObject & { spec?: { providerID?: string } }>(coreTypes.node, {
-      labelSelector: simulatedByLabel,
+      labelSelector: LABELS.simulatedBy,
     })
   ).items
 

@@ -5,8 +5,8 @@
  * an instance or Node that outlives its deleted Machine is an orphan.
  */
 import type { EC2Client } from '@aws-sdk/client-ec2'
+import { LABELS } from '../../../src/api/group'
 import { machineApiTypes } from '../../../src/api/resource-types'
-import { simulatedByLabel } from '../../../src/dev/ec2-node-simulator'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject, type ResourceType } from '../../../src/kube/resource'
 import { tagKeys } from '../../../src/providers/aws/tags'
@@ -44,7 +44,7 @@ export async function tearDownFleet(options: {
     const instancesLeft = (await liveInstances(ec2)).filter(
       (i) => i.Tags?.find((t) => t.Key === tagKeys.machineNamespace)?.Value === namespace,
     ).length
-    const nodesLeft = (await kube.list(coreTypes.node, { labelSelector: simulatedByLabel })).items
+    const nodesLeft = (await kube.list(coreTypes.node, { labelSelector: LABELS.simulatedBy })).items
       .length
     return { machinesLeft, instancesLeft, nodesLeft, waitedMs: Date.now() - started }
   }

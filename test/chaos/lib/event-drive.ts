@@ -5,8 +5,8 @@
  * Machine created twice or launched twice shows even when it was cleaned up later.
  */
 import { DescribeInstancesCommand, type EC2Client, type Instance } from '@aws-sdk/client-ec2'
+import { LABELS } from '../../../src/api/group'
 import { machineApiTypes } from '../../../src/api/resource-types'
-import { simulatedByLabel } from '../../../src/dev/ec2-node-simulator'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
 import { tagKeys } from '../../../src/providers/aws/tags'
@@ -146,7 +146,7 @@ export async function leftoverNodes(ec2: EC2Client, kube: KubeClient, namespace:
     (out.Reservations ?? []).flatMap((r) => r.Instances ?? []).map((i) => i.InstanceId),
   )
   const nodes = await kube.list<KubeObject & { spec?: { providerID?: string } }>(coreTypes.node, {
-    labelSelector: simulatedByLabel,
+    labelSelector: LABELS.simulatedBy,
   })
   return nodes.items.filter((n) => ids.has(n.spec?.providerID?.split('/').pop())).length
 }

@@ -6,7 +6,8 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { machineAnnotation, providerIdHash, providerIdHashLabel } from '../../../src/api/node-link'
+import { ANNOTATIONS, LABELS } from '../../../src/api/group'
+import { providerIdHash } from '../../../src/api/node-link'
 import { mapChange, nodeToMachineMapper, selectorMapper } from '../../../src/bus/event-mapping'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { testKubeConfig, testNamespace } from '../../harness/kube'
@@ -44,7 +45,7 @@ describe('event mapping against the apiserver', () => {
       metadata: {
         namespace,
         name: 'machine-a',
-        labels: { [providerIdHashLabel]: providerIdHash(providerId) },
+        labels: { [LABELS.providerIdHash]: providerIdHash(providerId) },
       },
       spec: {},
     })
@@ -52,7 +53,7 @@ describe('event mapping against the apiserver', () => {
       metadata: {
         namespace,
         name: 'machine-b',
-        labels: { [providerIdHashLabel]: providerIdHash('kwok://other') },
+        labels: { [LABELS.providerIdHash]: providerIdHash('kwok://other') },
       },
       spec: {},
     })
@@ -63,11 +64,11 @@ describe('event mapping against the apiserver', () => {
       recording(kube),
     )
     expect(keys).toEqual([{ kind: 'Widget', namespace, name: 'machine-a' }])
-    expect(calls).toEqual([`list widgets ${providerIdHashLabel}=${providerIdHash(providerId)}`])
+    expect(calls).toEqual([`list widgets ${LABELS.providerIdHash}=${providerIdHash(providerId)}`])
   })
 
   it('finds the Machine of a linked Node from its annotation without any call', async () => {
-    const node = { metadata: { name: 'n', annotations: { [machineAnnotation]: 'ns/machine-a' } } }
+    const node = { metadata: { name: 'n', annotations: { [ANNOTATIONS.machine]: 'ns/machine-a' } } }
     const keys = await mapChange(
       [nodeToMachineMapper(widgetType, 'Node')],
       { kind: 'Node', obj: node },

@@ -7,10 +7,10 @@
  * Machines (deleting ones included), never fewer than 9 Ready Machines that are not deleting.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { LABELS } from '../../../src/api/group'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { kwokProviderSpecSchema } from '../../../src/providers/kwok/spec'
-import { TEMPLATE_HASH_LABEL } from '../../../src/reconcile/machine-deployment/template-hash'
 import { waitFor } from '../../harness/kube'
 import { useFileNamespace, useMachineApi } from '../../harness/machine-api'
 import { rolledOut } from '../machine-deployment/drive'
@@ -56,8 +56,8 @@ async function rolledOutTo(rev: string) {
         machines.every(
           (m) =>
             isRunningMachine(m) &&
-            m.metadata.labels?.[TEMPLATE_HASH_LABEL] ===
-              current.metadata.labels?.[TEMPLATE_HASH_LABEL],
+            m.metadata.labels?.[LABELS.templateHash] ===
+              current.metadata.labels?.[LABELS.templateHash],
         )
       return done && { ...state, current, machines }
     },

@@ -5,12 +5,10 @@
  * row also show history trimmed to revisionHistoryLimit.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ANNOTATIONS } from '../../../src/api/group'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
-import {
-  REVISION_ANNOTATION,
-  revisionOf,
-} from '../../../src/reconcile/machine-deployment/machine-sets'
+import { revisionOf } from '../../../src/reconcile/machine-deployment/machine-sets'
 import type { ReconcileDeps } from '../../../src/reconcile/runtime/controller'
 import { useFileNamespace, useMachineApi } from '../../harness/machine-api'
 import { countingKube, isReady, testDeps } from '../machine-set/fixture'
@@ -74,7 +72,7 @@ describe('MachineDeployment RollingUpdate', () => {
             sets.every((s) => (s.status?.replicas ?? 0) === (s.spec.replicas ?? 0)),
         )
         const current = sets.find((s) => classOf(s) === to)
-        expect(current?.metadata.annotations?.[REVISION_ANNOTATION]).toBe(String(revision))
+        expect(current?.metadata.annotations?.[ANNOTATIONS.revision]).toBe(String(revision))
         expect(current?.status).toMatchObject({ replicas: 10, availableReplicas: 10 })
         for (const old of sets.filter((s) => s !== current)) {
           expect(old.spec.replicas).toBe(0)

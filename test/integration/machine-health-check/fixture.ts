@@ -8,7 +8,7 @@
  * Machines carry a test finalizer so a deletion request leaves a `deletionTimestamp` to measure.
  */
 import { onTestFinished } from 'vitest'
-import { machineAnnotation } from '../../../src/api/node-link'
+import { ANNOTATIONS } from '../../../src/api/group'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import { selectorMapper, selfMapper } from '../../../src/bus/event-mapping'
 import { startInProcessBus } from '../../../src/bus/in-process-bus'
@@ -143,7 +143,7 @@ export async function createLinkedNode(
   const body = kwokNode(options.nodeName) as KubeObject
   const annotations = body.metadata?.annotations ?? {}
   if (options.kwokValue) annotations['kwok.x-k8s.io/node'] = options.kwokValue
-  annotations[machineAnnotation] = `${machine.metadata?.namespace}/${machine.metadata?.name}`
+  annotations[ANNOTATIONS.machine] = `${machine.metadata?.namespace}/${machine.metadata?.name}`
   const node = await kube.create(coreTypes.node, {
     ...body,
     metadata: { ...body.metadata, annotations },

@@ -4,14 +4,11 @@
  * (how cluster-autoscaler picks a victim) taking precedence.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ANNOTATIONS } from '../../../src/api/group'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes } from '../../../src/kube/resource'
-import {
-  type DeletePolicy,
-  deleteMachineAnnotation,
-  pickVictims,
-} from '../../../src/reconcile/machine-set/delete-order'
+import { type DeletePolicy, pickVictims } from '../../../src/reconcile/machine-set/delete-order'
 import { listMachines } from '../../../src/reconcile/machine-set/reconcile'
 import type { MachineObject } from '../../../src/reconcile/machine-set/types'
 import type { ReconcileDeps } from '../../../src/reconcile/runtime/controller'
@@ -80,7 +77,7 @@ describe('MachineSet scaling', () => {
         await kube.mergePatch(
           machineApiTypes.machine,
           { namespace: ns(), name: m.metadata.name },
-          { metadata: { annotations: { [deleteMachineAnnotation]: 'true' } } },
+          { metadata: { annotations: { [ANNOTATIONS.deleteMachine]: 'true' } } },
         )
       }
       const before = await machinesOf(set.metadata.uid)

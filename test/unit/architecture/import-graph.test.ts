@@ -2,6 +2,7 @@
  * Dependencies point down: the Kubernetes client, the API types and the transports never reach up
  * into controllers, the CLI or a concrete provider, and no module imports itself through a cycle.
  * Reads every src/**\/*.ts; a regex over import/export specifiers is enough for this code base.
+ * Also: every `machine-api.dev/...` key is spelled once, in src/api/group.ts.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, normalize, relative } from 'node:path'
@@ -131,6 +132,18 @@ describe('the import graph of src/', () => {
   it('has no import cycle', () => {
     const found = cycles(graph).map((c) => c.map((f) => relative('src', f)).join(' <-> '))
     expect(found.filter((cycle) => !knownCycles.includes(cycle))).toEqual([])
+  })
+})
+
+describe('machine-api.dev keys', () => {
+  it('are never spelled out as literals (src/api/group.ts builds them from API_GROUP)', () => {
+    const spelled = sourceFiles('src').filter((file) => {
+      const code = readFileSync(join(root, file), 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/\/\/.*$/gm, '')
+      return /['"`]machine-api\.dev\/[a-z]/.test(code)
+    })
+    expect(spelled).toEqual([])
   })
 })
 

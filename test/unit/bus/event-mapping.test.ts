@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import {
-  machineAnnotation,
-  machineKeyFromNode,
-  nodeProviderId,
-  providerIdHash,
-} from '../../../src/api/node-link'
+import { ANNOTATIONS } from '../../../src/api/group'
+import { machineKeyFromNode, nodeProviderId, providerIdHash } from '../../../src/api/node-link'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import { ownerKeys, selfMapper } from '../../../src/bus/event-mapping'
 import { machineApiMappers, watchedTypes } from '../../../src/bus/machine-api-mappers'
@@ -46,11 +42,11 @@ describe('event mapping', () => {
   it.each([
     [
       'a linked Node',
-      { [machineAnnotation]: 'ns/m-1' },
+      { [ANNOTATIONS.machine]: 'ns/m-1' },
       { kind: 'Machine', namespace: 'ns', name: 'm-1' },
     ],
     ['an unlinked Node', {}, undefined],
-    ['a malformed annotation', { [machineAnnotation]: 'just-a-name' }, undefined],
+    ['a malformed annotation', { [ANNOTATIONS.machine]: 'just-a-name' }, undefined],
   ])('finds the Machine of %s from its annotation', (_situation, annotations, expected) => {
     expect(machineKeyFromNode({ metadata: { name: 'n', annotations } })).toEqual(expected)
   })

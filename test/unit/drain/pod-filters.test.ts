@@ -1,6 +1,7 @@
 import type { V1Pod } from '@kubernetes/client-node'
 import { describe, expect, it } from 'vitest'
-import { decidePod, drainLabel } from '../../../src/drain/pod-filters'
+import { LABELS } from '../../../src/api/group'
+import { decidePod } from '../../../src/drain/pod-filters'
 
 const now = new Date('2026-12-02T12:00:00Z')
 
@@ -102,15 +103,15 @@ describe('decidePod', () => {
     ],
     [
       'the skip label keeps a pod',
-      pod({ owner: 'ReplicaSet', labels: { [drainLabel]: 'skip' } }),
+      pod({ owner: 'ReplicaSet', labels: { [LABELS.drain]: 'skip' } }),
       false,
-      { action: 'skip', reason: `label ${drainLabel}=skip` },
+      { action: 'skip', reason: `label ${LABELS.drain}=skip` },
     ],
     [
       'the wait-completed label waits without evicting',
-      pod({ owner: 'Job', labels: { [drainLabel]: 'wait-completed' } }),
+      pod({ owner: 'Job', labels: { [LABELS.drain]: 'wait-completed' } }),
       false,
-      { action: 'wait', reason: `label ${drainLabel}=wait-completed` },
+      { action: 'wait', reason: `label ${LABELS.drain}=wait-completed` },
     ],
   ])('%s', (_name, input, nodeUnreachable, expected) => {
     expect(decidePod(input, { nodeUnreachable, now })).toEqual(expected)

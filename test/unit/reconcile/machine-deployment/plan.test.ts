@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { REVISION_ANNOTATION } from '../../../../src/reconcile/machine-deployment/machine-sets'
+import { ANNOTATIONS, LABELS } from '../../../../src/api/group'
 import {
   type DeploymentAction,
   planMachineDeployment,
 } from '../../../../src/reconcile/machine-deployment/plan'
-import { TEMPLATE_HASH_LABEL } from '../../../../src/reconcile/machine-deployment/template-hash'
-import { DISABLE_CREATE_ANNOTATION } from '../../../../src/reconcile/machine-set/plan'
 import type { MachineSetObject } from '../../../../src/reconcile/machine-set/types'
 import { deployment, setFor } from './builders'
 
@@ -14,7 +12,7 @@ const summary = (actions: DeploymentAction[]) =>
   actions.map((a) => {
     switch (a.type) {
       case 'create-set':
-        return `create ${cls(a.set)}@${a.set.metadata.annotations?.[REVISION_ANNOTATION]}=${a.set.spec.replicas}`
+        return `create ${cls(a.set)}@${a.set.metadata.annotations?.[ANNOTATIONS.revision]}=${a.set.spec.replicas}`
       case 'scale-set':
         return `scale ${cls(a.set)}=${a.to}`
       case 'delete-set':
@@ -97,7 +95,7 @@ describe('planMachineDeployment', () => {
       sets: [setFor('a', 1, 0, 0), setFor('b', 2, 3)],
     })
     expect(summary(plan.actions)).toEqual([
-      `patch a {"metadata":{"annotations":{"${REVISION_ANNOTATION}":"3"}}}`,
+      `patch a {"metadata":{"annotations":{"${ANNOTATIONS.revision}":"3"}}}`,
       'scale a=1',
     ])
   })
@@ -106,11 +104,14 @@ describe('planMachineDeployment', () => {
     const md = deployment(3, 'b', { strategy: { type: 'OnDelete' } })
     const first = planMachineDeployment({ deployment: md, sets: [setFor('a', 1, 3)] })
     expect(summary(first.actions)).toEqual([
-      `patch a {"metadata":{"annotations":{"${DISABLE_CREATE_ANNOTATION}":"true"}}}`,
+      `patch a {"metadata":{"annotations":{"${ANNOTATIONS.disableMachineCreate}":"true"}}}`,
       'create b@2=0',
     ])
     const old = setFor('a', 1, 3, 2, 2)
-    old.metadata.annotations = { ...old.metadata.annotations, [DISABLE_CREATE_ANNOTATION]: 'true' }
+    old.metadata.annotations = {
+      ...old.metadata.annotations,
+      [ANNOTATIONS.disableMachineCreate]: 'true',
+    }
     const next = planMachineDeployment({ deployment: md, sets: [old, setFor('b', 2, 0)] })
     expect(summary(next.actions)).toEqual(['scale a=2', 'scale b=1'])
   })
@@ -133,15 +134,15 @@ describe('planMachineDeployment', () => {
   it('labels the new set and its template with the template hash', () => {
     const [create] = planMachineDeployment({ deployment: deployment(1), sets: [] }).actions
     if (create?.type !== 'create-set') throw new Error('expected a create')
-    const hash = create.set.metadata.labels?.[TEMPLATE_HASH_LABEL]
+    const hash = create.set.metadata.labels?.[LABELS.templateHash]
     expect(create.set.metadata.name).toBe(`web-${hash}`)
     expect(create.set.spec.selector.matchLabels).toEqual({
       app: 'web',
-      [TEMPLATE_HASH_LABEL]: hash,
+      [LABELS.templateHash]: hash,
     })
     expect(create.set.spec.template.metadata?.labels).toEqual({
       app: 'web',
-      [TEMPLATE_HASH_LABEL]: hash,
+      [LABELS.templateHash]: hash,
     })
     expect(create.set.metadata.ownerReferences?.[0]).toMatchObject({
       kind: 'MachineDeployment',

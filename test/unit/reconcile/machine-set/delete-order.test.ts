@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
+import { ANNOTATIONS } from '../../../../src/api/group'
 import {
   clusterApiDeleteMachineAnnotation,
   type DeleteCandidate,
   type DeletePolicy,
-  deleteMachineAnnotation,
   pickVictims,
 } from '../../../../src/reconcile/machine-set/delete-order'
 
@@ -53,7 +53,7 @@ describe('pickVictims', () => {
     ],
     [
       'the delete-machine annotation beats policy',
-      [...healthy, machine('old', 9, { annotations: { [deleteMachineAnnotation]: '' } })],
+      [...healthy, machine('old', 9, { annotations: { [ANNOTATIONS.deleteMachine]: '' } })],
       1,
       'Newest',
       ['old'],
@@ -94,7 +94,7 @@ describe('pickVictims', () => {
       [
         machine('h', 1),
         machine('u', 2, { linked: false }),
-        machine('m', 3, { annotations: { [deleteMachineAnnotation]: '' } }),
+        machine('m', 3, { annotations: { [ANNOTATIONS.deleteMachine]: '' } }),
         machine('d', 4, { deleting: true }),
       ],
       4,

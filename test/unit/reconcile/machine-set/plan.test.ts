@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { ANNOTATIONS } from '../../../../src/api/group'
 import { machineNameForSlot } from '../../../../src/reconcile/machine-set/machine-names'
-import {
-  DISABLE_CREATE_ANNOTATION,
-  type MachineSetAction,
-  planMachineSet,
-} from '../../../../src/reconcile/machine-set/plan'
+import { type MachineSetAction, planMachineSet } from '../../../../src/reconcile/machine-set/plan'
 import type { MachineObject } from '../../../../src/reconcile/machine-set/types'
 import { machine, machineSet, setUid } from './builders'
 
@@ -109,10 +106,10 @@ describe('planMachineSet', () => {
 
   it('creates nothing while the disable-create annotation is set, but still deletes', () => {
     const set = machineSet(2)
-    set.metadata.annotations = { [DISABLE_CREATE_ANNOTATION]: 'true' }
+    set.metadata.annotations = { [ANNOTATIONS.disableMachineCreate]: 'true' }
     expect(planMachineSet({ set, machines: [] }).actions).toEqual([])
     const over = machineSet(0)
-    over.metadata.annotations = { [DISABLE_CREATE_ANNOTATION]: 'true' }
+    over.metadata.annotations = { [ANNOTATIONS.disableMachineCreate]: 'true' }
     const plan = planMachineSet({ set: over, machines: [machine('a')] })
     expect(summary(plan.actions)).toEqual(['delete:a'])
   })
