@@ -3,6 +3,7 @@
  * webhook (`node dist/webhook.js`, a child process over TLS) with real review bodies, against the
  * same server stack answering a fixed JSON body (the limit), with the same load in the same run.
  */
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { HUB_API_VERSION, SPOKE_API_VERSION } from '../../src/api/group'
 import type { Bench, BenchEnv, BenchReport, Measurement } from './lib/bench'
@@ -27,6 +28,8 @@ interface Endpoint {
   name: string
   path: string
   bodies: string[]
+  /** Where the constant server answers with the webhook's own answer (same bytes back). */
+  sameSizePath?: string
 }
 
 export const webhooksBench: Bench = {
@@ -43,9 +46,11 @@ export const webhooksBench: Bench = {
         kubeconfigPath: env.controlPlane.kubeconfigPath,
       })
       started.push(webhook)
-      const constant = await startConstantServer(certs)
+      const { endpoints, answers } = await buildEndpoints(webhook.url, certs.ca)
+      const answersFile = join(certs.dir, 'fixed-answers.json')
+      writeFileSync(answersFile, JSON.stringify(answers))
+      const constant = await startConstantServer(certs, answersFile)
       started.push(constant)
-      const endpoints = await buildEndpoints(webhook.url, certs.ca)
       return await measureAll(env, endpoints, webhook, constant, certs.ca)
     } finally {
       for (const child of started) await child.stop()
@@ -54,13 +59,23 @@ export const webhooksBench: Bench = {
   },
 }
 
-async function startConstantServer(certs: Certificates): Promise<HttpsChild> {
+async function startConstantServer(certs: Certificates, answersFile: string): Promise<HttpsChild> {
   const script = join(repoRoot, 'test', 'bench', 'lib', 'http-constant-server.ts')
-  return await startHttpsChild(script, { certs, nodeArgs: ['--import', 'tsx'] })
+  return await startHttpsChild(script, {
+    certs,
+    nodeArgs: ['--import', 'tsx'],
+    env: { FIXED_ANSWERS_FILE: answersFile },
+  })
 }
 
-/** The review bodies per endpoint, each checked once against the webhook (200, allowed/Success). */
-async function buildEndpoints(url: string, ca: Buffer): Promise<Endpoint[]> {
+/**
+ * The review bodies per endpoint, each checked once against the webhook (200, allowed/Success),
+ * and the webhook's answers to the conversions by the URL the constant server serves them at.
+ */
+async function buildEndpoints(
+  url: string,
+  ca: Buffer,
+): Promise<{ endpoints: Endpoint[]; answers: Record<string, string> }> {
   const admissions = admissionReviews().map((r) => JSON.stringify(r))
   for (const path of ['/validate', '/mutate']) {
     for (const body of admissions) {
@@ -72,22 +87,37 @@ async function buildEndpoints(url: string, ca: Buffer): Promise<Endpoint[]> {
     }
   }
   const down = JSON.stringify(conversionReviewDown(CONVERSION_BATCH))
-  const converted = await convertedObjects(url, down, ca)
-  const up = JSON.stringify(conversionReview(HUB_API_VERSION, converted))
-  await convertedObjects(url, up, ca)
-  return [
+  const downAnswer = await convertedObjects(url, down, ca)
+  const up = JSON.stringify(conversionReview(HUB_API_VERSION, downAnswer.objects))
+  const upAnswer = await convertedObjects(url, up, ca)
+  const endpoints: Endpoint[] = [
     { name: '/validate', path: '/validate', bodies: admissions },
     { name: '/mutate', path: '/mutate', bodies: admissions },
     {
       name: `/convert ${CONVERSION_BATCH} to ${SPOKE_API_VERSION}`,
       path: '/convert',
       bodies: [down],
+      sameSizePath: '/convert?same-size=down',
     },
-    { name: `/convert ${CONVERSION_BATCH} to ${HUB_API_VERSION}`, path: '/convert', bodies: [up] },
+    {
+      name: `/convert ${CONVERSION_BATCH} to ${HUB_API_VERSION}`,
+      path: '/convert',
+      bodies: [up],
+      sameSizePath: '/convert?same-size=up',
+    },
   ]
+  const answers = {
+    '/convert?same-size=down': downAnswer.text,
+    '/convert?same-size=up': upAnswer.text,
+  }
+  return { endpoints, answers }
 }
 
-async function convertedObjects(url: string, body: string, ca: Buffer): Promise<unknown[]> {
+async function convertedObjects(
+  url: string,
+  body: string,
+  ca: Buffer,
+): Promise<{ objects: unknown[]; text: string }> {
   const answer = await postJson(`${url}/convert`, body, ca)
   const response = (
     answer.json as { response?: { result?: { status?: string }; convertedObjects?: unknown[] } }
@@ -97,7 +127,7 @@ async function convertedObjects(url: string, body: string, ca: Buffer): Promise<
       `/convert failed on the benchmark body: ${JSON.stringify(answer.json).slice(0, 500)}`,
     )
   }
-  return response.convertedObjects ?? []
+  return { objects: response.convertedObjects ?? [], text: JSON.stringify(answer.json) }
 }
 
 async function measureAll(
@@ -108,9 +138,9 @@ async function measureAll(
   ca: Buffer,
 ): Promise<BenchReport> {
   const durationSeconds = env.options.quick ? 2 : 5
-  const load = async (server: HttpsChild, endpoint: Endpoint, seconds: number) => {
+  const load = async (server: HttpsChild, endpoint: Endpoint, seconds: number, path?: string) => {
     const result = await runLoad({
-      url: `${server.url}${endpoint.path}`,
+      url: `${server.url}${path ?? endpoint.path}`,
       bodies: endpoint.bodies,
       ca,
       connections: CONNECTIONS,
@@ -134,16 +164,34 @@ async function measureAll(
     await load(constant, endpoint, 1)
     const real: LoadResult[] = []
     const limit: LoadResult[] = []
+    const sameSize: LoadResult[] = []
     for (let run = 0; run < env.options.runs; run++) {
       real.push(await load(webhook, endpoint, durationSeconds))
       limit.push(await load(constant, endpoint, durationSeconds))
+      if (endpoint.sameSizePath !== undefined) {
+        sameSize.push(await load(constant, endpoint, durationSeconds, endpoint.sameSizePath))
+      }
       const last = real[real.length - 1]
       env.log(
         `${endpoint.name} run ${run + 1}: p50 ${last?.p50} ms, p99 ${last?.p99} ms, ${Math.round(last?.rps ?? 0)} req/s`,
       )
     }
     measurements.push(...figures(endpoint.name, real, limit))
-    details[endpoint.name] = { webhook: real, constant: limit }
+    if (sameSize.length > 0) {
+      measurements.push(
+        measurement(
+          `${endpoint.name} throughput vs a fixed answer of the same size`,
+          'req/s',
+          real.map((r) => r.rps),
+          {
+            name: 'fixed answer, same stack, same bytes back',
+            samples: sameSize.map((r) => r.rps),
+          },
+          'the constant server answers with the bytes the webhook answers: what is left is the handler',
+        ),
+      )
+    }
+    details[endpoint.name] = { webhook: real, constant: limit, constantSameSize: sameSize }
   }
   return { id: 'webhooks', title: webhooksBench.title, measurements, details }
 }

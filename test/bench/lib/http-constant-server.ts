@@ -4,8 +4,11 @@
  * answer with sendJson; Hono for the rest) answering every review POST with a fixed JSON body, so
  * the difference to the real webhook is what the handlers cost. Run as a child process
  * (`node --import tsx`) with the webhook's variables: WEBHOOK_HOST, WEBHOOK_PORT,
- * WEBHOOK_CERT_FILE, WEBHOOK_KEY_FILE.
+ * WEBHOOK_CERT_FILE, WEBHOOK_KEY_FILE; and optionally FIXED_ANSWERS_FILE, a JSON map from request
+ * URL to answer text (e.g. the webhook's own answer to a 50-Machine /convert, so the limit sends
+ * as many bytes back as the webhook does).
  */
+import { readFileSync } from 'node:fs'
 import { getRequestListener } from '@hono/node-server'
 import { Hono } from 'hono'
 import { silentLogger } from '../../../src/observability/logger'
@@ -19,6 +22,10 @@ const fixed = {
   response: { uid: '0b5e9e5e-1111-4a7e-9c1e-000000000001', allowed: true },
 }
 
+const answers: Record<string, string> = process.env.FIXED_ANSWERS_FILE
+  ? JSON.parse(readFileSync(process.env.FIXED_ANSWERS_FILE, 'utf8'))
+  : {}
+
 const app = new Hono()
 app.get('/readyz', (c) => c.json({ status: 'ok' }))
 
@@ -27,7 +34,7 @@ const listener = withReviewRoutes(
   getRequestListener(app.fetch),
   async (_path, request, response) => {
     await readBody(request, 64 * 1024 * 1024)
-    sendJson(response, 200, JSON.stringify(fixed))
+    sendJson(response, 200, answers[request.url ?? ''] ?? JSON.stringify(fixed))
   },
 )
 
