@@ -3,14 +3,7 @@
  * sweep timer) or the JetStream worker (plus, optionally, the watch bridge), and the health
  * endpoints. `functions/worker.ts` only calls this.
  */
-import { jetstream, jetstreamManager } from '@nats-io/jetstream'
-import { connect } from '@nats-io/transport-node'
 import { startInProcessBus } from '../../bus/in-process-bus'
-import { watchMaxDeliveries } from '../../bus/jetstream/max-deliveries'
-import { createKeyPublisher } from '../../bus/jetstream/publisher'
-import { defaultJetStreamConfig, ensureJetStream } from '../../bus/jetstream/setup'
-import { startWatchBridge } from '../../bus/jetstream/watch-bridge'
-import { startJetStreamWorker } from '../../bus/jetstream/worker'
 import { machineApiMappers, watchedTypes } from '../../bus/machine-api-mappers'
 import type { RuntimeDeps, RuntimeSettings } from '../../deps'
 import { apiserverCheck } from '../../observability/apiserver-check'
@@ -49,37 +42,9 @@ export async function startWorker(
       ready = true
     })
   } else {
-    if (!settings.natsUrl) throw new Error('the jetstream bus needs NATS_URL')
-    const nc = await connect({ servers: settings.natsUrl })
-    const js = jetstream(nc)
-    const jsm = await jetstreamManager(nc)
-    const config = defaultJetStreamConfig
-    await ensureJetStream(jsm, config)
-    const worker = await startJetStreamWorker({
-      js,
-      config,
-      runner,
-      log: deps.log,
-      metrics: deps.metrics,
-      concurrency: settings.concurrency,
-    })
-    stops.push(watchMaxDeliveries({ nc, js, jsm, config, log: deps.log }))
-    if (settings.bridge) {
-      const bridge = startWatchBridge({
-        kube: deps.kube,
-        watched,
-        mappers,
-        publish: createKeyPublisher(js, config),
-        timers: deps.timers,
-        log: deps.log,
-        namespace: settings.namespace,
-      })
-      stops.push(() => bridge.stop())
-    }
-    stops.push(
-      () => worker.stop(),
-      () => nc.drain(),
-    )
+    // Only this transport needs the NATS client: imported here so in-process workers never load it.
+    const { startJetStreamBus } = await import('./jetstream-bus')
+    stops.push(...(await startJetStreamBus({ deps, settings, runner, watched, mappers })))
     ready = true
   }
 

@@ -57,10 +57,10 @@ describe('function bundles', () => {
     expect(inputs.filter((i) => /hono|prom-client|client-node|src\/api\//.test(i))).toEqual([])
   }, 60_000)
 
-  it('the worker starts without the AWS SDK (loaded by the aws provider on first use)', async () => {
+  it('the worker starts without the AWS SDK or NATS (loaded on first use / for --bus jetstream)', async () => {
     const inputs = await startInputs('functions/worker.ts')
     expect(inputs).toContain('src/providers/aws/lazy-provider.ts')
-    expect(inputs.filter((i) => /@aws-sdk|@smithy/.test(i))).toEqual([])
+    expect(inputs.filter((i) => /@aws-sdk|@smithy|@nats-io/.test(i))).toEqual([])
   }, 60_000)
 
   it('the webhook bundles neither the CLI dispatcher nor the AWS SDK or NATS', async () => {
