@@ -36,6 +36,16 @@ export interface ClientPool {
   close(): void
 }
 
+/**
+ * The `abortSignal` given to `client.send(command, { abortSignal })`: the SDK hands it to
+ * middleware in the handler context under `__smithy_context` (SMITHY_CONTEXT_KEY of
+ * @smithy/types), so a call waiting for a rate-limit slot stops waiting when its deadline passes.
+ */
+function sendSignal(context: object): AbortSignal | undefined {
+  const smithy = (context as { __smithy_context?: { abortSignal?: unknown } }).__smithy_context
+  return smithy?.abortSignal instanceof AbortSignal ? smithy.abortSignal : undefined
+}
+
 /** Creates an empty pool. */
 export function createClientPool(options: ClientPoolOptions): ClientPool {
   const clients = new Map<string, EC2Client>()
@@ -54,7 +64,7 @@ export function createClientPool(options: ClientPoolOptions): ClientPool {
     client.middlewareStack.add(
       (next, context) => async (args) => {
         options.onCall?.(String(context.commandName))
-        await limiter.take()
+        await limiter.take(sendSignal(context))
         return await next(args)
       },
       { step: 'initialize', name: 'machineApiRateLimit' },

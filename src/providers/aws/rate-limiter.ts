@@ -27,21 +27,25 @@ export function createRateLimiter(options: {
 
   return {
     async take(signal) {
+      signal?.throwIfAborted()
       const t = now()
       tat = Math.max(tat, t)
       const waitMs = tat - t - (burst - 1) * interval
       tat += interval
-      if (waitMs > 0) await sleep(waitMs, signal)
+      if (waitMs <= 0) return
+      try {
+        await sleep(waitMs, signal)
+      } catch (error) {
+        // The call never happens: hand its slot back so the next caller does not wait for it.
+        tat -= interval
+        throw error
+      }
     },
   }
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason)
-      return
-    }
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort)
       resolve()

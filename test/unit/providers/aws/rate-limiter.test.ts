@@ -1,4 +1,6 @@
+import { DescribeRegionsCommand } from '@aws-sdk/client-ec2'
 import { describe, expect, it } from 'vitest'
+import { createClientPool } from '../../../../src/providers/aws/client-pool'
 import { createRateLimiter } from '../../../../src/providers/aws/rate-limiter'
 
 describe('createRateLimiter', () => {
@@ -20,5 +22,46 @@ describe('createRateLimiter', () => {
     const limiter = createRateLimiter({ perSecond: 0.001, burst: 1, now: () => 0 })
     await limiter.take()
     await expect(limiter.take(AbortSignal.abort(new Error('gone')))).rejects.toThrow('gone')
+  })
+})
+
+describe('createRateLimiter after an aborted wait', () => {
+  it('hands the slot back, so the next caller waits only for its own turn', async () => {
+    let t = 0
+    const limiter = createRateLimiter({ perSecond: 1, burst: 1, now: () => t })
+    await limiter.take()
+    const controller = new AbortController()
+    const gaveUp = limiter.take(controller.signal)
+    controller.abort(new Error('deadline'))
+    await expect(gaveUp).rejects.toThrow('deadline')
+    // One second later the slot the aborted waiter booked is free again: no wait at all.
+    t = 1000
+    let started = false
+    const next = limiter.take().then(() => {
+      started = true
+    })
+    await Promise.resolve()
+    await Promise.resolve()
+    expect(started).toBe(true)
+    await next
+  })
+})
+
+describe('the EC2 client rate limit', () => {
+  it('stops waiting for a slot when the call is aborted', async () => {
+    // One call per 1000 s: the first takes the only slot, the second would wait ~17 minutes.
+    // Port 9 (discard) refuses at once, so the first call fails fast without a server.
+    const pool = createClientPool({
+      endpoint: 'http://127.0.0.1:9',
+      callsPerSecond: 0.001,
+      maxAttempts: 1,
+    })
+    const client = pool.get('eu-west-1', { accessKeyId: 'A', secretAccessKey: 'a' })
+    await expect(client.send(new DescribeRegionsCommand({}))).rejects.toThrow()
+    const controller = new AbortController()
+    const waiting = client.send(new DescribeRegionsCommand({}), { abortSignal: controller.signal })
+    controller.abort(new Error('reconcile deadline'))
+    await expect(waiting).rejects.toThrow('reconcile deadline')
+    pool.close()
   })
 })
