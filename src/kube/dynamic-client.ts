@@ -197,6 +197,11 @@ export function createKubeClient(transport: KubeTransport): KubeClient {
         verb: 'watch',
         resource: type.plural,
         signal: options.signal,
+        // The apiserver ends the stream after timeoutSeconds; silence well past that is a dead
+        // connection, not a quiet watch.
+        ...(options.timeoutSeconds === undefined
+          ? {}
+          : { idleTimeoutMs: options.timeoutSeconds * 1000 + 30_000 }),
       })
       await readWatchStream(stream, options.signal, onEvent)
     },

@@ -1,12 +1,16 @@
 /**
  * @module HTTP to the apiserver with the credentials of a KubeConfig. One keep-alive agent per
  * client; auth headers are refreshed periodically so rotated service-account tokens are picked up.
- * Every call is reported (verb, resource, HTTP code) for the apiserver-call metric.
+ * Every call is reported (verb, resource, HTTP code) for the apiserver-call metric. Every call has
+ * a client-side deadline, so a blackholed connection (accepted, never answered) fails with a
+ * TransientError instead of pinning its caller: requests end within `requestTimeoutMs`, watch
+ * streams get their headers within it and then end after `idleTimeoutMs` without a byte.
  */
 import http from 'node:http'
 import https from 'node:https'
 import type { Readable } from 'node:stream'
 import type { KubeConfig } from '@kubernetes/client-node'
+import { TransientError } from '../errors'
 import { kubeApiError } from './errors'
 
 /** One apiserver call. `verb` and `resource` label the metric (e.g. `list`, `machines`). */
@@ -18,7 +22,17 @@ export interface KubeRequest {
   contentType?: string
   verb: string
   resource: string
-  signal?: AbortSignal
+  signal?: AbortSignal | undefined
+  /** Streams only: end the stream when no byte arrives for this long (default: the transport's). */
+  idleTimeoutMs?: number | undefined
+}
+
+/** Client-side deadlines of a transport. */
+export interface TransportTimeouts {
+  /** A whole request, and the response headers of a stream (default 30 s). */
+  requestTimeoutMs?: number | undefined
+  /** A stream without a byte for this long ends with a TransientError (default 330 s). */
+  idleTimeoutMs?: number | undefined
 }
 
 /** Called once per finished call; `code` is 0 when no HTTP answer arrived. */
@@ -42,7 +56,13 @@ interface Auth {
 const authRefreshMs = 30_000
 
 /** A transport for the current context of `kc`. */
-export function createHttpTransport(kc: KubeConfig, record: KubeCallRecorder): KubeTransport {
+export function createHttpTransport(
+  kc: KubeConfig,
+  record: KubeCallRecorder,
+  timeouts: TransportTimeouts = {},
+): KubeTransport {
+  const requestTimeoutMs = timeouts.requestTimeoutMs ?? 30_000
+  const idleTimeoutMs = timeouts.idleTimeoutMs ?? 330_000
   const cluster = kc.getCurrentCluster()
   if (!cluster) throw new Error('kubeconfig has no current cluster')
   const server = new URL(cluster.server)
@@ -116,12 +136,43 @@ export function createHttpTransport(kc: KubeConfig, record: KubeCallRecorder): K
     return Buffer.concat(chunks).toString('utf8')
   }
 
-  async function call(req: KubeRequest): Promise<http.IncomingMessage> {
+  /**
+   * A signal that aborts when the caller's does or when `ms` pass, until `clear()` (after which
+   * only the caller's signal counts); `late()` says whether the deadline fired.
+   */
+  function deadline(caller: AbortSignal | undefined, ms: number) {
+    const controller = new AbortController()
+    let fired = false
+    const timer = setTimeout(() => {
+      fired = true
+      controller.abort(new Error(`deadline of ${ms} ms passed`))
+    }, ms)
+    const follow = () => controller.abort(caller?.reason)
+    if (caller?.aborted) follow()
+    else caller?.addEventListener('abort', follow, { once: true })
+    return {
+      signal: controller.signal,
+      late: () => fired,
+      clear: () => clearTimeout(timer),
+      release: () => {
+        clearTimeout(timer)
+        caller?.removeEventListener('abort', follow)
+      },
+    }
+  }
+
+  function timedOut(req: KubeRequest, what: string, ms: number, cause: unknown): TransientError {
+    const message = `apiserver ${what} for ${req.verb} ${req.resource} within ${ms} ms`
+    return new TransientError(message, { reason: 'Timeout', cause })
+  }
+
+  async function call(req: KubeRequest, late: () => boolean): Promise<http.IncomingMessage> {
     let res: http.IncomingMessage
     try {
       res = await send(req)
     } catch (error) {
       record({ verb: req.verb, resource: req.resource, code: 0 })
+      if (late()) throw timedOut(req, 'did not answer', requestTimeoutMs, error)
       throw error
     }
     const code = res.statusCode ?? 0
@@ -134,11 +185,36 @@ export function createHttpTransport(kc: KubeConfig, record: KubeCallRecorder): K
 
   return {
     async request<T>(req: KubeRequest): Promise<T> {
-      const text = await readBody(await call(req))
+      const timer = deadline(req.signal, requestTimeoutMs)
+      let text: string
+      try {
+        text = await readBody(await call({ ...req, signal: timer.signal }, timer.late))
+      } catch (error) {
+        if (timer.late() && !(error instanceof TransientError)) {
+          throw timedOut(req, 'did not finish answering', requestTimeoutMs, error)
+        }
+        throw error
+      } finally {
+        timer.release()
+      }
       return (text === '' ? {} : JSON.parse(text)) as T
     },
     async stream(req: KubeRequest): Promise<Readable> {
-      return await call(req)
+      // The deadline covers the response headers only; the open stream keeps the caller's signal
+      // and gets an idle timeout instead (a watch may be quiet, but not silent for that long).
+      const timer = deadline(req.signal, requestTimeoutMs)
+      let res: http.IncomingMessage
+      try {
+        res = await call({ ...req, signal: timer.signal }, timer.late)
+      } catch (error) {
+        timer.release()
+        throw error
+      }
+      timer.clear()
+      const idleMs = req.idleTimeoutMs ?? idleTimeoutMs
+      res.setTimeout(idleMs, () => res.destroy(timedOut(req, 'sent nothing', idleMs, undefined)))
+      res.once('close', timer.release)
+      return res
     },
     close() {
       agent?.destroy()
