@@ -25,6 +25,11 @@ export interface ReconcileDeps {
   log: Logger
   /** The field manager for server-side apply and the Event source component. */
   fieldManager: string
+  /**
+   * Set by the runner for each reconcile: aborted when the reconcile runs past its deadline.
+   * Pass it to remote calls (provider calls, waits) so an abandoned reconcile stops working.
+   */
+  signal?: AbortSignal | undefined
 }
 
 /** A kind's registration with the runtime. */

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Runner, RunOutcome } from '../../bus/run-outcome'
-import { errorMessage } from '../../errors'
+import { errorMessage, TransientError } from '../../errors'
 import { formatKey, type ObjectKey } from '../../kube/object-key'
 import type { RuntimeMetrics } from '../../observability/runtime-metrics'
 import { type BackoffPolicy, createBackoffTracker } from './backoff'
@@ -19,13 +19,23 @@ export interface RunnerOptions<D extends ReconcileDeps> {
   deps: D
   metrics?: RuntimeMetrics | undefined
   backoff?: BackoffPolicy | undefined
+  /**
+   * The most one reconcile may take (default 2 minutes). Past it the run ends as a transient
+   * `DeadlineExceeded` retry and the reconcile's signal aborts, so a hung call (a blackholed
+   * connection) cannot pin its key.
+   */
+  deadlineMs?: number | undefined
 }
+
+/** Default of RunnerOptions.deadlineMs. */
+export const defaultReconcileDeadlineMs = 120_000
 
 /** A runner over the selected `controllers`, sharing `deps` (kube, clock, log...). */
 export function createRunner<D extends ReconcileDeps>(options: RunnerOptions<D>): Runner {
   const byKind = new Map(options.controllers.map((c) => [c.kind, c]))
   const backoff = createBackoffTracker(options.backoff)
   const { deps, metrics } = options
+  const deadlineMs = options.deadlineMs ?? defaultReconcileDeadlineMs
 
   async function run(key: ObjectKey): Promise<RunOutcome> {
     const controller = byKind.get(key.kind)
@@ -55,7 +65,9 @@ export function createRunner<D extends ReconcileDeps>(options: RunnerOptions<D>)
     runDeps: D,
   ): Promise<RunOutcome> {
     try {
-      const result = await controller.reconcile(runDeps, key)
+      const result = await withDeadline((signal) =>
+        controller.reconcile({ ...runDeps, signal }, key),
+      )
       backoff.success(key)
       const after = result.requeueAfterMs
       return after !== undefined && after >= 0
@@ -79,6 +91,27 @@ export function createRunner<D extends ReconcileDeps>(options: RunnerOptions<D>)
       const afterMs = outcome.retryAfterMs ?? backoffMs
       runDeps.log.info({ reason: outcome.reason, err: errorMessage(error), afterMs }, 'will retry')
       return { type: 'retry', afterMs, reason: outcome.reason }
+    }
+  }
+
+  /** Runs `work`, or rejects with a DeadlineExceeded TransientError once the deadline passes. */
+  async function withDeadline<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const abandon = new AbortController()
+    let timer: NodeJS.Timeout | undefined
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = new TransientError(`reconcile did not finish within ${deadlineMs} ms`, {
+          reason: 'DeadlineExceeded',
+        })
+        abandon.abort(error)
+        reject(error)
+      }, deadlineMs)
+    })
+    try {
+      // race() also handles a late rejection of the abandoned work.
+      return await Promise.race([work(abandon.signal), expired])
+    } finally {
+      clearTimeout(timer)
     }
   }
 
