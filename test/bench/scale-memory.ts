@@ -2,8 +2,9 @@
  * @module scale-memory: the worker and the sweep function (the bundled dist/worker.js and
  * dist/sweep.js, as child processes) over a converged fleet of 10,000 kwok Machines (1,000 with
  * --quick) on a control plane without kcm, scheduler or kwok. Reports the worker's first sync,
- * its idle apiserver traffic and peak RSS; one sweep's wall time, peak RSS and requests; and the
- * old in-process comparison of a paged sweep with one unpaged list.
+ * its steady-state apiserver traffic over two whole sweep cycles (sweeps included) and peak RSS;
+ * one sweep's wall time, peak RSS and requests; and the old in-process comparison of a paged
+ * sweep with one unpaged list.
  */
 import { coreTypes } from '../../src/kube/resource'
 import { freePort } from '../harness/controlplane/free-port'
@@ -18,6 +19,7 @@ import { seedConvergedFleet } from './lib/fleet-seed'
 import { pagedVersusUnpaged } from './lib/fleet-sweep-memory'
 import { measurement } from './lib/measurement'
 import { round } from './lib/stats'
+import { measureSweepCycles } from './lib/sweep-cycles'
 
 const namespace = 'scale'
 const pageSize = 500
@@ -32,12 +34,15 @@ function metricSum(text: string, name: string, filter = ''): number {
   return sum
 }
 
-/** Starts the worker and waits until its first sync is over (queue empty for 3 s after N reconciles). */
+/**
+ * Starts the worker, waits until its first sync is over (queue empty for 3 s after N reconciles),
+ * then measures its steady state over `cycles` whole sweep cycles.
+ */
 async function workerFigures(
   env: BenchEnv,
   childEnv: Record<string, string>,
   n: number,
-  idleMs: number,
+  steady: { cycles: number; periodMs: number },
 ) {
   const port = await freePort()
   const access = env.controlPlane
@@ -66,18 +71,13 @@ async function workerFigures(
       { intervalMs: 500, timeoutMs: 1_200_000 },
     )
     const syncSeconds = (performance.now() - started - 3000) / 1000
-    const ownRequests = async () =>
-      metricSum(
-        await (await fetch(`http://127.0.0.1:${port}/metrics`)).text(),
-        'machine_api_kube_requests_total',
-      )
-    const idleBefore = await scrapeRequestCounts(access)
-    const ownBefore = await ownRequests()
-    const sync = diffCounts(before, idleBefore)
-    await new Promise((resolve) => setTimeout(resolve, idleMs))
-    const idle = diffCounts(idleBefore, await scrapeRequestCounts(access))
-    const idleOwn = (await ownRequests()) - ownBefore
-    return { syncSeconds, sync, idle, idleOwn, peakMb: worker.peakMb() }
+    const sync = diffCounts(before, await scrapeRequestCounts(access))
+    const cycles = await measureSweepCycles({
+      metricsUrl: `http://127.0.0.1:${port}/metrics`,
+      access,
+      ...steady,
+    })
+    return { syncSeconds, sync, cycles, peakMb: worker.peakMb() }
   } finally {
     await worker.stop()
   }
@@ -100,7 +100,9 @@ export const scaleMemoryBench: Bench = {
   controlPlane: { kcm: false, scheduler: false, kwok: false },
   async run(env) {
     const n = env.options.quick ? 1000 : 10_000
-    const idleMs = env.options.quick ? 20_000 : 60_000
+    // Short enough that two whole cycles fit in the bench, long enough for one sweep's reconciles.
+    const sweepSeconds = env.options.quick ? 30 : 120
+    const steady = { cycles: 2, periodMs: sweepSeconds * 1000 }
     const api = await installFleetApi(env.controlPlane)
     const client = countingKube(api.kc)
     try {
@@ -113,10 +115,10 @@ export const scaleMemoryBench: Bench = {
         KUBECONFIG: env.controlPlane.kubeconfigPath,
         WATCH_NAMESPACE: namespace,
         MACHINE_API_PROVIDERS: 'kwok',
-        SWEEP_PERIOD_SECONDS: '300',
+        SWEEP_PERIOD_SECONDS: String(sweepSeconds),
         LOG_LEVEL: 'warn',
       }
-      const worker = await workerFigures(env, childEnv, n, idleMs)
+      const worker = await workerFigures(env, childEnv, n, steady)
       env.log(
         `worker: first sync ${round(worker.syncSeconds, 1)} s, peak ${round(worker.peakMb, 1)} MB`,
       )
@@ -129,8 +131,11 @@ export const scaleMemoryBench: Bench = {
         )
       }
       const memory = await pagedVersusUnpaged(client.kube, namespace, pageSize)
-      const idlePerMinute = (worker.idleOwn * 60_000) / idleMs
-      const idleAllPerMinute = (totalOf(worker.idle) * 60_000) / idleMs
+      const { cycles } = worker
+      const windowMinutes = cycles.windowMs / 60_000
+      const ownPerSweep = totalOf(cycles.own) / cycles.cycles
+      const listsPerSweep = totalOf(cycles.own, (k) => k.startsWith('list ')) / cycles.cycles
+      const cycleMinutes = windowMinutes / cycles.cycles
       const pages = Math.ceil(n / pageSize)
       const lastSweep = sweeps[sweeps.length - 1]
       const measurements: Measurement[] = [
@@ -162,13 +167,23 @@ export const scaleMemoryBench: Bench = {
           undefined,
           'reconciles each converged Machine (nothing to write), plus self-wakeups',
         ),
-        measurement('worker: peak RSS (first sync + idle)', 'MB', [worker.peakMb]),
+        measurement('worker: peak RSS (first sync + steady state)', 'MB', [worker.peakMb]),
         measurement(
-          'worker: apiserver requests per minute, idle',
+          `worker: apiserver requests per sweep, steady state`,
+          'req',
+          [ownPerSweep],
+          { name: "the sweep's paged lists alone", value: listsPerSweep },
+          `the worker's own calls over ${cycles.cycles} whole sweep cycles, divided by ${cycles.cycles}`,
+        ),
+        measurement(
+          `worker: apiserver requests per minute, steady state (sweep every ${sweepSeconds} s)`,
           'req/min',
-          [idlePerMinute],
-          { name: 'watches only', value: 0 },
-          "the worker's own calls between sweeps (period 300 s); apiserver-wide idle traffic is in details",
+          [totalOf(cycles.own) / windowMinutes],
+          {
+            name: "the sweep's paged lists alone",
+            value: (listsPerSweep * cycles.cycles) / windowMinutes,
+          },
+          `${cycles.cycles} whole sweep cycles (${round(cycles.windowMs / 1000, 1)} s); at the default period (300 s): ${round(ownPerSweep / (5 + cycleMinutes - sweepSeconds / 60), 1)} req/min`,
         ),
         measurement('in-process: RSS growth of a paged sweep', 'MB', [memory.pagedGrowthMb], {
           name: 'one unpaged list',
@@ -185,8 +200,15 @@ export const scaleMemoryBench: Bench = {
             "kwok Machine (providerSpec kwok {}) with finalizer, spec.providerID and providerID-hash label; its Node created directly with the kwok provider's labels, the Machine controller's back-reference annotations and a Ready condition (nothing updates Nodes: no kcm, no kwok); status = the controller's computeMachineStatus for that Machine and Node (Running, nodeRef, Ready)",
           seedSeconds: round(seedSeconds, 1),
           workerFirstSyncPerMachine: perUnit(worker.sync, n),
-          apiserverIdleRequestsPerMinute: round(idleAllPerMinute, 1),
-          apiserverIdleRequests: worker.idle,
+          sweepPeriodSeconds: sweepSeconds,
+          steadyStateWindowSeconds: round(cycles.windowMs / 1000, 1),
+          steadyStateSweeps: cycles.cycles,
+          workerSteadyStateRequests: cycles.own,
+          apiserverSteadyStateRequestsPerMinute: round(
+            totalOf(cycles.apiserver) / windowMinutes,
+            1,
+          ),
+          apiserverSteadyStateRequests: cycles.apiserver,
           sweepRequestsPerMachine: perUnit(lastSweep?.requests ?? {}, n),
           sweepRequestsByVerb: byVerb(lastSweep?.requests ?? {}),
           memory,

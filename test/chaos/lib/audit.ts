@@ -1,109 +1,139 @@
 /**
- * @module Counts what went wrong after a scenario converged, from the outside: EC2 (moto, not
- * through the fault proxy) and the apiserver. A Machine with two live instances is a duplicate;
- * a live instance or a simulated Node that no Machine owns is an orphan; a MachineSet with a
- * different number of Machines than it wants, or a Machine not Running with a Node, is stuck.
+ * @module The audit every scenario with Machines reports from. It watches the namespace's Machines
+ * from before the first one (the ledger), takes the scenario's requests (intents), looks at the
+ * fleet at the moments the scenario says it converged (checkpoints) and at the end, and counts:
+ *
+ * - duplicates: instances ever launched (EC2, terminated ones included) minus the Machines they
+ *   were launched for, any instance whose Machine never existed counting whole; plus Machines
+ *   created beyond what the requests allow (one slot filled twice).
+ * - orphans: live instances no Machine owns and Machines whose instance is gone, each counted once
+ *   however many looks saw it; plus Nodes no Machine claims at the last look (the node simulator
+ *   removes a gone instance's Node within a pass, so a Node is judged only once all settled).
+ * - lost: Machines a group wanted at a checkpoint that did not exist (requested, never came), or
+ *   Machines deleted beyond what the requests allow (deleted without a request), once per Machine.
+ *
+ * Stuck stays with each scenario, measured against its own bound.
  */
-import { DescribeInstancesCommand, type EC2Client, type Instance } from '@aws-sdk/client-ec2'
-import { LABELS } from '../../../src/api/group'
-import { machineApiTypes } from '../../../src/api/resource-types'
-import type { KubeClient } from '../../../src/kube/kube-client'
-import { coreTypes, type KubeObject } from '../../../src/kube/resource'
-import { tagKeys } from '../../../src/providers/aws/tags'
-import { chaosOwnerId } from './aws-world'
 
-type Machine = KubeObject & {
-  spec?: { providerID?: string }
-  status?: { phase?: string; nodeRef?: { name?: string } }
-}
-type MachineSet = KubeObject & { spec?: { replicas?: number } }
+import { duplicateInstances, groupCounts } from './audit-counts'
+import {
+  type FleetAudit,
+  type FleetOptions,
+  namespaceInstances,
+  snapshotFleet,
+} from './fleet-snapshot'
+import { createIntents, type Intents } from './intents'
+import { groupOf, startMachineLedger } from './machine-ledger'
 
-export interface FleetAudit {
-  machines: number
-  liveInstances: number
-  /** Machines (by UID tag) with more than one live instance: the extra instances. */
-  duplicateInstances: number
-  /** Live instances whose Machine UID matches no Machine of the namespace. */
-  orphanInstances: number
-  /** Simulated Nodes whose providerID no Machine has. */
-  orphanNodes: number
-  /** Machines not Running with a nodeRef, or being deleted. */
-  notRunning: string[]
-  /** MachineSets whose Machine count differs from spec.replicas. */
-  wrongCount: string[]
-}
+/** How long the last look waits for Nodes of gone instances to go (several simulator passes). */
+const nodeGraceMs = 10_000
 
-/** Live (not terminated) instances of the scenario's owner tag. */
-export async function liveInstances(ec2: EC2Client): Promise<Instance[]> {
-  const out = await ec2.send(
-    new DescribeInstancesCommand({
-      Filters: [
-        { Name: `tag:${tagKeys.owner}`, Values: [chaosOwnerId] },
-        { Name: 'instance-state-name', Values: ['pending', 'running', 'stopping', 'stopped'] },
-      ],
-    }),
-  )
-  return (out.Reservations ?? []).flatMap((r) => r.Instances ?? [])
-}
+/** A reported count, or `n/a` where the scenario cannot produce that fault at all. */
+export type Count = number | 'n/a'
 
-function tag(instance: Instance, key: string): string | undefined {
-  return instance.Tags?.find((t) => t.Key === key)?.Value
-}
-
-export async function auditFleet(options: {
-  kube: KubeClient
-  ec2: EC2Client
-  namespace: string
-}): Promise<FleetAudit> {
-  const { kube, namespace } = options
-  const machines = (await kube.list<Machine>(machineApiTypes.machine, { namespace })).items
-  const sets = (await kube.list<MachineSet>(machineApiTypes.machineSet, { namespace })).items
-  const instances = (await liveInstances(options.ec2)).filter(
-    (i) => tag(i, tagKeys.machineNamespace) === namespace,
-  )
-  const nodes = (
-    await kube.list<KubeObject & { spec?: { providerID?: string } }>(coreTypes.node, {
-      labelSelector: LABELS.simulatedBy,
-    })
-  ).items
-
-  const uids = new Set(machines.map((m) => m.metadata?.uid))
-  const perUid = new Map<string, number>()
-  for (const i of instances) {
-    const uid = tag(i, tagKeys.machineUid) ?? ''
-    perUid.set(uid, (perUid.get(uid) ?? 0) + 1)
+/** The audit's counts and what they are made of. */
+export interface RunCounts {
+  duplicates: number
+  orphans: number
+  lost: number
+  breakdown: {
+    instancesLaunched: number
+    machinesSeen: number
+    machinesEverRunning: number
+    duplicateInstances: number
+    duplicateMachines: number
+    orphanInstances: string[]
+    orphanNodes: string[]
+    machinesWithoutInstance: string[]
+    missingMachines: number
+    deletedUnrequested: number
   }
-  const providerIDs = new Set(machines.map((m) => m.spec?.providerID).filter(Boolean))
-  const liveIds = new Set(instances.map((i) => i.InstanceId))
-  const machinesOf = (set: MachineSet) =>
-    machines.filter((m) =>
-      m.metadata?.ownerReferences?.some((o) => o.uid === set.metadata?.uid && o.controller),
-    ).length
+}
+
+export interface RunAudit {
+  /** Record every request here: `want(group, n)`, `replace(group, n)` for a rollout. */
+  intents: Intents
+  /** Resolves once the ledger's watch runs: create Machines only after it. */
+  ready: Promise<void>
+  /** A look at a moment the scenario considers converged; returns what it saw. */
+  checkpoint(): Promise<FleetAudit>
+  /** A last look (after the scenario's teardown, if any), then the counts so far. */
+  count(): Promise<RunCounts>
+  /** Stops the watch (in a finally: after counting, or when the scenario failed). */
+  stop(): Promise<void>
+}
+
+export function startAudit(options: FleetOptions): RunAudit {
+  const ledger = startMachineLedger(options)
+  const intents = createIntents()
+  const orphanInstances = new Set<string>()
+  let orphanNodes: string[] = []
+  const withoutInstance = new Set<string>()
+  const missing = new Map<string, number>()
+
+  const look = async (): Promise<FleetAudit> => {
+    const listedAt = Date.now()
+    const { audit, machines } = await snapshotFleet(options)
+    ledger.recordList(machines, listedAt)
+    for (const id of audit.orphanInstanceIds) orphanInstances.add(id)
+    for (const name of audit.machinesWithoutInstance) withoutInstance.add(name)
+    const present = new Map<string, number>()
+    for (const m of machines) {
+      if (m.metadata?.deletionTimestamp) continue
+      present.set(groupOf(m), (present.get(groupOf(m)) ?? 0) + 1)
+    }
+    for (const [group, intent] of intents.groups()) {
+      const short = Math.max(0, intent.wanted - (present.get(group) ?? 0))
+      missing.set(group, Math.max(missing.get(group) ?? 0, short))
+    }
+    return audit
+  }
 
   return {
-    machines: machines.length,
-    liveInstances: instances.length,
-    duplicateInstances: [...perUid.entries()]
-      .filter(([uid]) => uids.has(uid))
-      .reduce((sum, [, n]) => sum + (n - 1), 0),
-    orphanInstances: instances.filter((i) => !uids.has(tag(i, tagKeys.machineUid))).length,
-    // A Node of an instance still shutting down is not an orphan yet; only Nodes of live
-    // instances no Machine claims, or of instances that are gone, count.
-    orphanNodes: nodes.filter((n) => {
-      const providerID = n.spec?.providerID ?? ''
-      const instanceId = providerID.split('/').pop()
-      return !providerIDs.has(providerID) && !liveIds.has(instanceId)
-    }).length,
-    notRunning: machines
-      .filter(
-        (m) =>
-          m.metadata?.deletionTimestamp !== undefined ||
-          m.status?.phase !== 'Running' ||
-          !m.status?.nodeRef?.name,
-      )
-      .map((m) => `${m.metadata?.name} (${m.status?.phase ?? 'no phase'})`),
-    wrongCount: sets
-      .filter((s) => machinesOf(s) !== (s.spec?.replicas ?? 1))
-      .map((s) => `${s.metadata?.name}: ${machinesOf(s)}/${s.spec?.replicas ?? 1}`),
+    intents,
+    ready: ledger.ready,
+    checkpoint: look,
+    async count() {
+      // A Node that outlives its instance by a few simulator passes is left behind for good.
+      const graceUntil = Date.now() + nodeGraceMs
+      orphanNodes = (await look()).orphanNodeNames
+      while (orphanNodes.length > 0 && Date.now() < graceUntil) {
+        await new Promise((resolve) => setTimeout(resolve, 500))
+        orphanNodes = (await look()).orphanNodeNames
+      }
+      const launched = await namespaceInstances(options.ec2, options.namespace)
+      const seen = ledger.machines()
+      const dupInstances = duplicateInstances(launched, seen)
+      const groups = groupCounts(seen.values(), intents.groups(), missing)
+      return {
+        duplicates: dupInstances + groups.duplicateMachines,
+        orphans: orphanInstances.size + orphanNodes.length + withoutInstance.size,
+        lost: groups.lost,
+        breakdown: {
+          instancesLaunched: launched.length,
+          machinesSeen: seen.size,
+          machinesEverRunning: [...seen.values()].filter((m) => m.everRunning).length,
+          duplicateInstances: dupInstances,
+          duplicateMachines: groups.duplicateMachines,
+          orphanInstances: [...orphanInstances],
+          orphanNodes,
+          machinesWithoutInstance: [...withoutInstance],
+          missingMachines: [...missing.values()].reduce((a, b) => a + b, 0),
+          deletedUnrequested: groups.deletedUnrequested,
+        },
+      }
+    },
+    stop: () => ledger.stop(),
+  }
+}
+
+/** Adds the counts of several namespaces' audits (a scenario running phases side by side). */
+export function sumCounts(
+  all: readonly RunCounts[],
+): Pick<RunCounts, 'duplicates' | 'orphans' | 'lost'> {
+  return {
+    duplicates: all.reduce((s, c) => s + c.duplicates, 0),
+    orphans: all.reduce((s, c) => s + c.orphans, 0),
+    lost: all.reduce((s, c) => s + c.lost, 0),
   }
 }

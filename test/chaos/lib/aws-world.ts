@@ -15,15 +15,16 @@ import { silentLogger } from '../../../src/observability/logger'
 import { secretType } from '../../../src/providers/secret-reader'
 import { type FaultProxy, startFaultProxy } from '../../harness/moto/fault-proxy'
 import { type MotoServer, startMotoServer } from '../../harness/moto/moto-server'
+import { groupLabel } from './machine-ledger'
 
 export const chaosRegion = 'eu-west-1'
 export const chaosClassName = 'standard'
 /** Ownership tag value of the scenario's instances (the orphan audit looks only at these). */
 export const chaosOwnerId = 'machine-api-chaos'
 
-/** A MachineSet of `replicas` Machines of the `standard` class, labelled by its name. */
+/** A MachineSet of `replicas` Machines of the `standard` class, grouped (audit) by its name. */
 export function chaosMachineSet(namespace: string, name: string, replicas: number): KubeObject {
-  const labels = { 'chaos.machine-api.dev/set': name }
+  const labels = { [groupLabel]: name }
   return {
     apiVersion: 'machine-api.dev/v1beta1',
     kind: 'MachineSet',
@@ -57,7 +58,7 @@ export async function startAwsWorld(options: {
   kubeconfigPath: string
   namespace: string
   faults?: boolean
-  /** The simulator's pass period (default 500 ms). */
+  /** The simulator's pass period (default 500 ms); 0: no simulator (the audit self-test). */
   nodePeriodMs?: number
   /** instanceType of the MachineClass (default t3.micro). */
   instanceType?: string
@@ -106,12 +107,15 @@ async function populate(
       credentialsSecretRef: { name: 'aws' },
     },
   })
-  const stopSimulator = startEc2NodeSimulator({
-    ec2,
-    kube,
-    log: silentLogger(),
-    periodMs: options.nodePeriodMs ?? 500,
-  })
+  const stopSimulator =
+    options.nodePeriodMs === 0
+      ? () => {}
+      : startEc2NodeSimulator({
+          ec2,
+          kube,
+          log: silentLogger(),
+          periodMs: options.nodePeriodMs ?? 500,
+        })
   return {
     namespace: ns,
     kube,

@@ -8,6 +8,7 @@ import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
 import { waitFor } from '../../harness/kube'
 import { chaosClassName } from './aws-world'
+import { groupLabel } from './machine-ledger'
 
 type Condition = { type: string; status: string; reason?: string; message?: string }
 /** The Machine fields the scenarios read. */
@@ -50,9 +51,9 @@ export async function createMachineSet(
     metadata: { namespace: ref.namespace, name: ref.name },
     spec: {
       replicas: options.replicas,
-      selector: { matchLabels: { 'chaos-set': ref.name } },
+      selector: { matchLabels: { [groupLabel]: ref.name } },
       template: {
-        metadata: { labels: { 'chaos-set': ref.name } },
+        metadata: { labels: { [groupLabel]: ref.name } },
         spec: { classRef: { name: options.className }, nodeDeletionTimeout: '30s' },
       },
     },
@@ -86,7 +87,7 @@ export async function machinesOf(
 ): Promise<FleetMachine[]> {
   const page = await kube.list<FleetMachine>(machineApiTypes.machine, {
     namespace,
-    labelSelector: `chaos-set=${set}`,
+    labelSelector: `${groupLabel}=${set}`,
   })
   return page.items
 }

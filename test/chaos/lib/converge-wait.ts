@@ -5,7 +5,7 @@
  */
 import type { EC2Client } from '@aws-sdk/client-ec2'
 import type { KubeClient } from '../../../src/kube/kube-client'
-import { auditFleet, type FleetAudit } from './audit'
+import { auditFleet, type FleetAudit } from './fleet-snapshot'
 
 /** True when nothing in the audit is left to converge or wrong. */
 export function isConverged(audit: FleetAudit): boolean {
@@ -13,6 +13,7 @@ export function isConverged(audit: FleetAudit): boolean {
     audit.duplicateInstances === 0 &&
     audit.orphanInstances === 0 &&
     audit.orphanNodes === 0 &&
+    audit.machinesWithoutInstance.length === 0 &&
     audit.notRunning.length === 0 &&
     audit.wrongCount.length === 0 &&
     audit.liveInstances === audit.machines

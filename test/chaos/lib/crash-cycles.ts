@@ -5,6 +5,7 @@
 import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { chaosMachineSet } from './aws-world'
+import type { Intents } from './intents'
 import type { Random } from './random'
 
 export type Cycle =
@@ -33,14 +34,19 @@ export function nextCycle(
   return { type, name, replicas: random.pick(options) }
 }
 
-/** Applies one cycle and updates `sets` (name -> replicas) to what is now wanted. */
+/**
+ * Applies one cycle and updates `sets` (name -> replicas) to what is now wanted. The audit's
+ * intents record it first: the controller may act on it before the call returns.
+ */
 export async function applyCycle(
   kube: KubeClient,
   namespace: string,
   sets: Map<string, number>,
   cycle: Cycle,
+  intents: Intents,
 ): Promise<void> {
   const ref = { namespace, name: cycle.name }
+  intents.want(cycle.name, cycle.type === 'delete' ? 0 : cycle.replicas)
   switch (cycle.type) {
     case 'create':
       await kube.create(

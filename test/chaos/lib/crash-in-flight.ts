@@ -9,7 +9,7 @@ import type { KubeClient } from '../../../src/kube/kube-client'
 import type { KubeObject } from '../../../src/kube/resource'
 import { tagKeys } from '../../../src/providers/aws/tags'
 import { createClaimAnnotation } from '../../../src/reconcile/machine/provision'
-import { liveInstances } from './audit'
+import { liveInstances } from './fleet-snapshot'
 
 type Machine = KubeObject & {
   spec?: { providerID?: string }

@@ -1,12 +1,13 @@
 /**
- * @module The crash scenario's counts: duplicates and orphans from the final audit (and what the
- * teardown found left), stuck from the audit at the bound (two sweep periods after the last
- * restart), lost from MachineSets still short of Machines at the end; plus where the kills landed.
+ * @module The crash scenario's counts: duplicates, orphans and lost from the run audit (finished
+ * after the teardown), stuck from the look at the bound (two sweep periods after the last restart)
+ * plus Machines the teardown could not delete; plus where the kills landed.
  */
-import type { FleetAudit } from './audit'
+import type { RunCounts } from './audit'
 import type { InFlight } from './crash-in-flight'
 import { isBusy } from './crash-in-flight'
 import type { TeardownResult } from './crash-teardown'
+import type { FleetAudit } from './fleet-snapshot'
 import type { ScenarioReport } from './scenario'
 
 interface Waited {
@@ -25,9 +26,9 @@ export function crashReport(input: {
   bounded: Waited
   final: Waited
   teardown: TeardownResult
+  counts: RunCounts
 }): ScenarioReport {
-  const { kills, bounded, final, teardown } = input
-  const audit = final.audit
+  const { kills, bounded, final, teardown, counts } = input
   const count = (test: (k: InFlight) => boolean) => kills.filter(test).length
   return {
     id: 'crash',
@@ -35,12 +36,13 @@ export function crashReport(input: {
     seed: input.seed,
     runs: input.cycles,
     faultsInjected: kills.length,
-    duplicates: audit.duplicateInstances,
-    orphans:
-      audit.orphanInstances + audit.orphanNodes + teardown.instancesLeft + teardown.nodesLeft,
-    stuck: bounded.audit.notRunning.length + bounded.audit.wrongCount.length,
-    lost: audit.wrongCount.length,
+    duplicates: counts.duplicates,
+    orphans: counts.orphans,
+    stuck:
+      bounded.audit.notRunning.length + bounded.audit.wrongCount.length + teardown.machinesLeft,
+    lost: counts.lost,
     details: {
+      audit: counts.breakdown,
       kills: kills.length,
       killsMidReconcile: count(isBusy),
       killsWhileProvisioning: count((k) => k.provisioning > 0),
@@ -55,7 +57,7 @@ export function crashReport(input: {
       convergedWithinBound: bounded.converged,
       convergedMsAfterLastRestart: bounded.waitedMs + (bounded.converged ? 0 : final.waitedMs),
       stuckAtBound: [...bounded.audit.notRunning, ...bounded.audit.wrongCount],
-      machinesAtEnd: audit.machines,
+      machinesAtEnd: final.audit.machines,
       teardown,
     },
   }

@@ -10,7 +10,7 @@ import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject, type ResourceType } from '../../../src/kube/resource'
 import { tagKeys } from '../../../src/providers/aws/tags'
-import { liveInstances } from './audit'
+import { liveInstances } from './fleet-snapshot'
 
 export interface TeardownResult {
   machinesLeft: number

@@ -1,16 +1,16 @@
 /**
  * @module The event-loss scenario's drive for one phase: a MachineSet scaled 0 -> N (with a lone
  * Machine created alongside) -> M (the lone Machine deleted) -> 0, waiting at each checkpoint for
- * the fleet to match. Every EC2 instance ever launched is counted (terminated ones included), so a
- * Machine created twice or launched twice shows even when it was cleaned up later.
+ * the fleet to match. Each request goes to the namespace's audit, and each checkpoint is one of its
+ * looks, so a Machine created or launched twice shows even when it was cleaned up later.
  */
 import { DescribeInstancesCommand, type EC2Client, type Instance } from '@aws-sdk/client-ec2'
-import { LABELS } from '../../../src/api/group'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
-import { coreTypes, type KubeObject } from '../../../src/kube/resource'
+import type { KubeObject } from '../../../src/kube/resource'
 import { tagKeys } from '../../../src/providers/aws/tags'
 import { waitFor } from '../../harness/kube'
+import type { RunAudit } from './audit'
 import { chaosClassName, chaosMachineSet } from './aws-world'
 
 type Machine = KubeObject & { status?: { phase?: string; nodeRef?: { name?: string } } }
@@ -26,13 +26,9 @@ export interface Checkpoint {
   ms: number
 }
 
-/** One phase's record: checkpoints plus what was created over its whole run. */
+/** One phase's record: what each checkpoint saw. */
 export interface PhaseLedger {
   checkpoints: Checkpoint[]
-  /** Distinct Machines that ever got an instance. */
-  machinesLaunched: number
-  /** Instances ever launched (a Machine launched twice counts twice). */
-  instancesLaunched: number
 }
 
 function tag(instance: Instance, key: string): string | undefined {
@@ -62,9 +58,13 @@ export async function drivePhase(options: {
   prefix: string
   scale: { n: number; m: number }
   boundMs: number
+  /** The namespace's audit: every request goes to its intents, every checkpoint is a look. */
+  audit: RunAudit
   log: (message: string) => void
 }): Promise<PhaseLedger> {
   const { kube, ec2, namespace, prefix } = options
+  const { intents } = options.audit
+  const lone = `machine/${prefix}-lone`
   const setRef = { namespace, name: prefix }
   const loneRef = { namespace, name: `${prefix}-lone` }
   const checkpoints: Checkpoint[] = []
@@ -105,11 +105,14 @@ export async function drivePhase(options: {
       ms,
     })
     options.log(`${prefix}: ${step} ${converged ? 'converged' : 'NOT converged'} in ${ms} ms`)
+    await options.audit.checkpoint()
   }
 
   const { n, m } = options.scale
   await kube.create(machineApiTypes.machineSet, chaosMachineSet(namespace, prefix, 0))
+  intents.want(prefix, n)
   await kube.mergePatch(machineApiTypes.machineSet, setRef, { spec: { replicas: n } })
+  intents.want(lone, 1)
   await kube.create(machineApiTypes.machine, {
     apiVersion: 'machine-api.dev/v1beta1',
     kind: 'Machine',
@@ -117,36 +120,14 @@ export async function drivePhase(options: {
     spec: { classRef: { name: chaosClassName }, nodeDeletionTimeout: '10s' },
   } as KubeObject)
   await checkpoint(`0 -> ${n} and a lone Machine`, n, true)
+  intents.want(prefix, m)
   await kube.mergePatch(machineApiTypes.machineSet, setRef, { spec: { replicas: m } })
+  intents.want(lone, 0)
   await kube.delete(machineApiTypes.machine, loneRef)
   await checkpoint(`${n} -> ${m}, lone Machine deleted`, m, false)
+  intents.want(prefix, 0)
   await kube.mergePatch(machineApiTypes.machineSet, setRef, { spec: { replicas: 0 } })
   await checkpoint(`${m} -> 0`, 0, false)
   await kube.delete(machineApiTypes.machineSet, setRef)
-
-  const launched = await phaseInstances(ec2, namespace, prefix)
-  return {
-    checkpoints,
-    machinesLaunched: new Set(launched.map((i) => tag(i, tagKeys.machineUid))).size,
-    instancesLaunched: launched.length,
-  }
-}
-
-/**
- * Simulated Nodes of this world's instances (any Machine's) that are still registered: with every
- * Machine gone, each one is an orphan. Nodes of other worlds on a shared control plane are ignored.
- */
-export async function leftoverNodes(ec2: EC2Client, kube: KubeClient, namespace: string) {
-  const out = await ec2.send(
-    new DescribeInstancesCommand({
-      Filters: [{ Name: `tag:${tagKeys.machineNamespace}`, Values: [namespace] }],
-    }),
-  )
-  const ids = new Set(
-    (out.Reservations ?? []).flatMap((r) => r.Instances ?? []).map((i) => i.InstanceId),
-  )
-  const nodes = await kube.list<KubeObject & { spec?: { providerID?: string } }>(coreTypes.node, {
-    labelSelector: LABELS.simulatedBy,
-  })
-  return nodes.items.filter((n) => ids.has(n.spec?.providerID?.split('/').pop())).length
+  return { checkpoints }
 }

@@ -7,6 +7,7 @@ import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject, type ResourceType } from '../../../src/kube/resource'
 import { chaosClassName } from './aws-world'
+import { groupLabel } from './machine-ledger'
 
 const deploymentType: ResourceType = {
   group: 'apps',
@@ -23,9 +24,9 @@ const pdbType: ResourceType = {
   namespaced: true,
 }
 
-/** The deployment's name and the label its template puts on Machines. */
+/** The deployment's name, also the audit group of its Machines (their `groupLabel`). */
 export const deploymentName = 'workers'
-const deploymentLabel = 'chaos.machine-api.dev/md'
+const deploymentLabel = groupLabel
 /** The Machine that is deleted (and drained) across the outage. */
 export const drainedMachine = 'drained'
 const appLabel = 'chaos.machine-api.dev/app'

@@ -1,7 +1,9 @@
 /**
  * @module The shape every chaos scenario shares: seeded, repeatable, and reporting the same
- * counts, each of which but `runs` and `faultsInjected` must be 0.
+ * counts, each of which but `runs` and `faultsInjected` must be 0 (or `n/a` where the scenario
+ * cannot produce that fault at all: never a 0 written in place of a measurement).
  */
+import type { Count } from './audit'
 import type { SharedControlPlane } from './environment'
 
 export interface ScenarioOptions {
@@ -18,7 +20,7 @@ export interface ScenarioOptions {
   shared?: SharedControlPlane
 }
 
-/** Per scenario: what was tried, and what went wrong (all of the last four must be 0). */
+/** Per scenario: what was tried, and what went wrong (each of the last four 0 or `n/a`). */
 export interface ScenarioReport {
   id: string
   title: string
@@ -28,13 +30,13 @@ export interface ScenarioReport {
   /** Kills, outages, dropped/duplicated events, EC2 errors, invalid objects sent. */
   faultsInjected: number
   /** Machines or instances that exist twice for one intent (same Machine, two instances...). */
-  duplicates: number
-  /** Instances or Nodes without a Machine, left after convergence. */
-  orphans: number
+  duplicates: Count
+  /** Instances or Nodes without a Machine, or Machines without their instance, after convergence. */
+  orphans: Count
   /** Machines not converged within the scenario's bound (two sweep periods after the last fault). */
-  stuck: number
+  stuck: Count
   /** Objects or intents that disappeared (a Machine never created, an invalid object stored...). */
-  lost: number
+  lost: Count
   /** Anything else worth keeping: EC2 calls per action, restarts, timings. */
   details?: Record<string, unknown>
 }
@@ -46,7 +48,9 @@ export interface Scenario {
   run(options: ScenarioOptions): Promise<ScenarioReport>
 }
 
-/** The counts that must all be 0 for a scenario to pass. */
+/** The counts that are neither 0 nor `n/a`: a scenario passes when there is none. */
 export function failedCounts(report: ScenarioReport): string[] {
-  return (['duplicates', 'orphans', 'stuck', 'lost'] as const).filter((k) => report[k] !== 0)
+  return (['duplicates', 'orphans', 'stuck', 'lost'] as const).filter(
+    (k) => report[k] !== 0 && report[k] !== 'n/a',
+  )
 }

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { waitFor } from '../../harness/kube'
-import { auditFleet } from '../lib/audit'
+import { type RunAudit, startAudit } from '../lib/audit'
 import { type AwsWorld, startAwsWorld } from '../lib/aws-world'
 import { type ChaosEnvironment, startChaosEnvironment } from '../lib/environment'
 import { monitorWorker, type WorkerMonitor } from '../lib/outage-monitor'
@@ -21,6 +21,8 @@ import {
   createDrainedMachine,
   createHeldPods,
   deploymentMachines,
+  deploymentName,
+  drainedMachine,
   heldPodCount,
   heldPods,
   isRunning,
@@ -57,6 +59,7 @@ export const apiserverOutageScenario: Scenario = {
     let world: AwsWorld | undefined
     let worker: WorkerProcess | undefined
     let monitor: WorkerMonitor | undefined
+    let audit: RunAudit | undefined
     try {
       env = await startChaosEnvironment({ ...(shared ? { shared } : {}), own: true })
       const controlPlane = env.own
@@ -66,6 +69,10 @@ export const apiserverOutageScenario: Scenario = {
       const kube = world.kube
       step('moto and the aws world up')
       await copyClass(kube, namespace, newClass, 't3.small')
+      audit = startAudit({ kube, ec2: world.ec2, namespace })
+      await audit.ready
+      audit.intents.want(deploymentName, s.replicas)
+      audit.intents.want(`machine/${drainedMachine}`, 1)
       const sweepPeriodMs = s.sweepSeconds * 1000
       worker = workerProcess({
         env: { ...world.workerEnv, SWEEP_PERIOD_SECONDS: String(s.sweepSeconds) },
@@ -100,8 +107,10 @@ export const apiserverOutageScenario: Scenario = {
       step('pods running')
 
       // The faults' context: a rollout and a drain, both under way.
+      audit.intents.replace(deploymentName, s.replicas)
       await startRollout(kube, namespace, newClass)
-      await kube.delete(machineApiTypes.machine, { namespace, name: 'drained' })
+      audit.intents.want(`machine/${drainedMachine}`, 0)
+      await kube.delete(machineApiTypes.machine, { namespace, name: drainedMachine })
       await waitFor('the rollout under way', async () =>
         (await deploymentMachines(kube, namespace)).some(
           (m) => m.spec?.classRef?.name === newClass,
@@ -153,7 +162,8 @@ export const apiserverOutageScenario: Scenario = {
       await waitFor('the worker ready again', () => running.ready(), { timeoutMs: 30_000 })
       await monitor.stop()
 
-      const audit = await auditFleet({ kube, ec2: world.ec2, namespace })
+      const fleetAtEnd = await audit.checkpoint()
+      const counts = await audit.count()
       const transitions = monitor.transitions()
       const readyAgainMs = monitor.readyAfter(outageStart)
       const problems = [
@@ -175,11 +185,11 @@ export const apiserverOutageScenario: Scenario = {
         seed,
         runs: 2,
         faultsInjected: 1,
-        duplicates: audit.duplicateInstances,
-        orphans: audit.orphanInstances + audit.orphanNodes,
+        duplicates: counts.duplicates,
+        orphans: counts.orphans,
         stuck:
           (rolloutMs === undefined ? Math.max(1, notRolled) : 0) + (drainMs === undefined ? 1 : 0),
-        lost: 0,
+        lost: counts.lost,
         details: {
           outageMs: back - outageStart,
           rolloutDoneBeforeOutage: doneBeforeOutage,
@@ -189,7 +199,8 @@ export const apiserverOutageScenario: Scenario = {
           firstChangeAfterMs: progressMs,
           rolloutCompleteAfterMs: rolloutMs,
           drainCompleteAfterMs: drainMs,
-          audit,
+          audit: counts.breakdown,
+          fleetAtEnd,
         },
       }
     } catch (error) {
@@ -197,6 +208,7 @@ export const apiserverOutageScenario: Scenario = {
       throw error
     } finally {
       await monitor?.stop()
+      await audit?.stop()
       await worker?.stop()
       await world?.stop()
       await env?.close()

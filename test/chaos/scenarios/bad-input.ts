@@ -168,9 +168,10 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
       seed: options.seed,
       runs: cases.length,
       faultsInjected: cases.length,
-      duplicates: 0,
-      orphans: 0,
-      stuck: 0,
+      // No Machine is ever created or reconciled here: nothing can be doubled, orphaned or stuck.
+      duplicates: 'n/a',
+      orphans: 'n/a',
+      stuck: 'n/a',
       // Anything refused the wrong way counts: stored, 5xx, no field path, webhook down.
       lost: accepted + stored.length + serverErrors + withoutPath + ready.failures + restarted,
       details: {

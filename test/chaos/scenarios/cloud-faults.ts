@@ -9,7 +9,7 @@
 import { tmpdir } from 'node:os'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import { uniqueName, waitFor } from '../../harness/kube'
-import { auditFleet, liveInstances } from '../lib/audit'
+import { type RunAudit, startAudit } from '../lib/audit'
 import { type AwsWorld, chaosClassName, startAwsWorld } from '../lib/aws-world'
 import { ec2CallBound, starvedLaunchBound } from '../lib/cloud-bounds'
 import {
@@ -54,6 +54,7 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
   let env: ChaosEnvironment | undefined
   let world: AwsWorld | undefined
   let worker: WorkerProcess | undefined
+  let audit: RunAudit | undefined
   try {
     env = await startChaosEnvironment({ shared: options.shared })
     world = await startAwsWorld({
@@ -80,7 +81,11 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
     })
     await worker.start()
     options.log(`set up in ${since()} s`)
+    audit = startAudit({ kube, ec2: world.ec2, namespace })
+    await audit.ready
     const faultsFrom = Date.now()
+    audit.intents.want('healthy', size.healthy)
+    audit.intents.want('starved', size.starved)
     await createMachineSet(
       kube,
       { namespace, name: 'healthy' },
@@ -162,14 +167,15 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
     options.log(
       `converged ${allConverged} ${Math.round(convergeSeconds)} s after the faults stopped (at ${since()} s)`,
     )
-    const audit = await auditFleet({ kube, ec2: world.ec2, namespace })
+    const fleet = await audit.checkpoint()
 
-    for (const set of ['healthy', 'starved'])
+    for (const set of ['healthy', 'starved']) {
+      audit.intents.want(set, 0)
       await kube.delete(machineApiTypes.machineSet, { namespace, name: set })
+    }
     const drained = await waitForNoMachines(kube, namespace, size.convergeMs)
-    const left = await liveInstances(world.ec2)
-    const after = await auditFleet({ kube, ec2: world.ec2, namespace })
-    options.log(`deleted everything by ${since()} s`)
+    const counts = await audit.count()
+    options.log(`deleted everything by ${since()} s: ${JSON.stringify(counts)}`)
 
     const boundBroken =
       (starvedLaunches > launchBound ? 1 : 0) + (sum(callsUnderFaults) > callBound ? 1 : 0)
@@ -179,17 +185,19 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
       seed: options.seed,
       runs: size.healthy + size.starved,
       faultsInjected: sum(injectedUnderFaults),
-      duplicates: audit.duplicateInstances,
-      orphans: after.orphanInstances + after.orphanNodes + left.length,
-      // Not converged, not explaining the capacity problem, or calling EC2 beyond the bound.
+      duplicates: counts.duplicates,
+      orphans: counts.orphans,
+      // Not converged, not explaining the capacity problem, or calling EC2 beyond the bound, or
+      // still there after deleting everything.
       stuck:
-        audit.notRunning.length +
-        audit.wrongCount.length +
+        fleet.notRunning.length +
+        fleet.wrongCount.length +
         (healthyConverged ? 0 : 1) +
         (allConverged ? 0 : 1) +
         (size.starved - explained) +
-        boundBroken,
-      lost: drained ? 0 : after.machines,
+        boundBroken +
+        (drained ? 0 : 1),
+      lost: counts.lost,
       details: {
         faultSeconds: Math.round(faultSeconds),
         callsUnderFaults,
@@ -202,12 +210,14 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
         starved: starvedView,
         convergeSecondsAfterFaults: Math.round(convergeSeconds),
         callsTotal: proxy.counts(),
-        notRunning: audit.notRunning,
-        wrongCount: audit.wrongCount,
+        audit: counts.breakdown,
+        notRunning: fleet.notRunning,
+        wrongCount: fleet.wrongCount,
         workerStarts: worker.starts,
       },
     }
   } finally {
+    await audit?.stop()
     await worker?.stop()
     await world?.stop()
     await env?.close()

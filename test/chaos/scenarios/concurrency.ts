@@ -10,7 +10,7 @@ import { machineApiTypes } from '../../../src/api/resource-types'
 import { type InstalledApi, installApi } from '../../harness/install-api'
 import { uniqueName } from '../../harness/kube'
 import { type NatsServer, startNatsServer } from '../../harness/nats/nats-server'
-import { auditFleet, liveInstances } from '../lib/audit'
+import { type RunAudit, startAudit } from '../lib/audit'
 import { type AwsWorld, chaosClassName, startAwsWorld } from '../lib/aws-world'
 import {
   createMachineSet,
@@ -19,7 +19,6 @@ import {
   waitForNoMachines,
   waitForRunning,
 } from '../lib/cloud-fleet'
-import { extraLaunches, launchesPerMachine } from '../lib/cloud-launches'
 import { type ChaosEnvironment, startChaosEnvironment } from '../lib/environment'
 import { startWebhookChild, type WebhookChild } from '../lib/invalid-webhook'
 import { sweepRepeatedly } from '../lib/jetstream-sweep'
@@ -62,19 +61,20 @@ async function reconcileCounts(workers: readonly WorkerProcess[]): Promise<Recor
   return counts
 }
 
-/** Scales through `path`, a random pause between steps, tracking the most Machines seen. */
+/** Scales through `path`, a random pause between steps, tracking the most Machines seen at once. */
 async function scaleThrough(
   world: AwsWorld,
+  audit: RunAudit,
   path: readonly number[],
   random: Random,
-  seen: { uids: Set<string>; most: number },
+  seen: { most: number },
 ): Promise<void> {
   for (const target of path) {
+    audit.intents.want(set, target)
     await scaleMachineSet(world.kube, { namespace: world.namespace, name: set }, target)
     const until = Date.now() + random.int(500, 3000)
     while (Date.now() < until) {
       const machines = await machinesOf(world.kube, world.namespace, set)
-      for (const m of machines) seen.uids.add(m.metadata?.uid ?? '')
       seen.most = Math.max(seen.most, machines.length)
       await new Promise((resolve) => setTimeout(resolve, 250))
     }
@@ -95,6 +95,7 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
   let natsStarting: Promise<NatsServer> | undefined
   let webhook: WebhookChild | undefined
   let childApi: InstalledApi | undefined
+  let audit: RunAudit | undefined
   try {
     // NATS starts while the control plane side comes up (two cores: every second counts).
     natsStarting = startNatsServer()
@@ -130,6 +131,8 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
     }
     // All at once: the replicas race to create the stream and the consumer too.
     await Promise.all(workers.map((w) => w.start()))
+    audit = startAudit({ kube: world.kube, ec2: world.ec2, namespace })
+    await audit.ready
     await createMachineSet(
       world.kube,
       { namespace, name: set },
@@ -137,38 +140,31 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
     )
     sweeps = sweepRepeatedly({ env: busEnv, pauseMs: () => random.int(500, 2500) })
 
-    const up = { uids: new Set<string>(), most: 0 }
+    const up = { most: 0 }
     const upPath = scalePath(random, 0, size.replicas, size.steps)
     options.log(`set up in ${since()} s`)
     options.log(`3 replicas + sweeps; scaling up through ${upPath.join(' -> ')}`)
-    await scaleThrough(world, upPath, random, up)
+    await scaleThrough(world, audit, upPath, random, up)
     const converged = await waitForRunning(
       world.kube,
       { namespace, set, count: size.replicas },
       size.convergeMs,
     )
-    for (const m of await machinesOf(world.kube, namespace, set)) up.uids.add(m.metadata?.uid ?? '')
-    const audit = await auditFleet({ kube: world.kube, ec2: world.ec2, namespace })
+    const fleet = await audit.checkpoint()
     options.log(`scaled up, converged ${converged} at ${since()} s`)
 
     const downPath = scalePath(random, size.replicas, 0, size.steps)
-    options.log(
-      `up: ${up.uids.size} Machines created, at most ${up.most} at once; down through ${downPath.join(' -> ')}`,
-    )
-    await scaleThrough(world, downPath, random, { uids: new Set(), most: 0 })
+    options.log(`up: at most ${up.most} Machines at once; down through ${downPath.join(' -> ')}`)
+    await scaleThrough(world, audit, downPath, random, { most: 0 })
     const drained = await waitForNoMachines(world.kube, namespace, size.convergeMs)
     options.log(`scaled down, drained ${drained} at ${since()} s`)
     const sweepRuns = await sweeps.stop()
     sweeps = undefined
-    const launches = await launchesPerMachine(world.ec2, namespace)
     await world.kube.delete(machineApiTypes.machineSet, { namespace, name: set })
-    const left = await liveInstances(world.ec2)
-    const after = await auditFleet({ kube: world.kube, ec2: world.ec2, namespace })
+    const counts = await audit.count()
     const reconciles = await reconcileCounts(workers)
     const restarts = workers.reduce((n, w) => n + w.starts - 1, 0)
-    options.log(
-      `sweeps ${sweepRuns.runs} (${sweepRuns.failed} failed); launches ${[...launches.values()].reduce((a, b) => a + b, 0)} for ${launches.size} Machines`,
-    )
+    options.log(`sweeps ${sweepRuns.runs} (${sweepRuns.failed} failed); ${JSON.stringify(counts)}`)
     return {
       id: concurrencyScenario.id,
       title: concurrencyScenario.title,
@@ -176,31 +172,29 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
       runs: upPath.length + downPath.length,
       // Duplicate hints: every sweep re-publishes every key; two extra replicas compete.
       faultsInjected: sweepRuns.runs + workerCount - 1,
-      // More Machines than replicas (created twice for a slot), or a second instance for one.
-      duplicates:
-        Math.max(0, up.uids.size - size.replicas) +
-        Math.max(0, up.most - size.replicas) +
-        extraLaunches(launches) +
-        audit.duplicateInstances,
-      orphans: after.orphanInstances + after.orphanNodes + left.length,
+      // Machines created beyond the requests (a slot filled twice) and instances beyond one per
+      // Machine (terminated included).
+      duplicates: counts.duplicates,
+      orphans: counts.orphans,
       stuck:
         (converged ? 0 : 1) +
-        audit.notRunning.length +
-        audit.wrongCount.length +
+        fleet.notRunning.length +
+        fleet.wrongCount.length +
         sweepRuns.failed +
-        restarts,
-      lost: drained ? Math.max(0, size.replicas - launches.size) : after.machines,
+        restarts +
+        (drained ? 0 : 1),
+      lost: counts.lost,
       details: {
-        machinesCreated: up.uids.size,
+        audit: counts.breakdown,
         mostMachinesAtOnce: up.most,
-        instancesLaunched: [...launches.values()].reduce((a, b) => a + b, 0),
         sweeps: sweepRuns,
         reconcilesPerReplica: reconciles,
-        notRunning: audit.notRunning,
-        wrongCount: audit.wrongCount,
+        notRunning: fleet.notRunning,
+        wrongCount: fleet.wrongCount,
       },
     }
   } finally {
+    await audit?.stop()
     await natsStarting?.catch(() => undefined)
     await sweeps?.stop()
     for (const worker of workers) await worker.stop()

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { waitFor } from '../../harness/kube'
+import { startAudit } from '../lib/audit'
 import type { AwsWorld } from '../lib/aws-world'
 import { startAwsWorld } from '../lib/aws-world'
 import { waitForConvergence } from '../lib/converge-wait'
@@ -74,6 +75,8 @@ async function crashCycles(
   const kills: InFlight[] = []
   const restartMs: number[] = []
   const sets = new Map<string, number>()
+  const audit = startAudit({ kube, ec2, namespace })
+  await audit.ready
   // The snapshot is taken once the process is gone: it shows exactly what the kill interrupted.
   const killAndRestart = async (): Promise<InFlight> => {
     await worker.kill()
@@ -90,7 +93,7 @@ async function crashCycles(
     for (let i = 0; i < size.cycles; i++) {
       const cycle = nextCycle(random, sets, i, size.maxSets)
       const grows = cycle.type !== 'delete' && cycle.replicas > (sets.get(cycle.name) ?? 0)
-      await applyCycle(kube, namespace, sets, cycle)
+      await applyCycle(kube, namespace, sets, cycle, audit.intents)
       if (random.chance(0.2)) {
         log(`cycle ${i}: ${describeCycle(cycle)}; no kill`)
         await sleep(random.int(200, 1500))
@@ -113,8 +116,13 @@ async function crashCycles(
       log(`converged=${final.converged} after another ${final.waitedMs} ms`)
       log(worker.tail(30))
     }
+    // Missing Machines and Machines without their instance are judged at the end of the wait.
+    await audit.checkpoint()
+    for (const name of sets.keys()) audit.intents.want(name, 0)
     const teardown = await tearDownFleet({ kube, ec2, namespace })
     log(`teardown: ${JSON.stringify(teardown)}`)
+    const counts = await audit.count()
+    log(`audit: ${JSON.stringify(counts)}`)
     return crashReport({
       title: crashScenario.title,
       seed: options.seed,
@@ -125,8 +133,10 @@ async function crashCycles(
       bounded,
       final,
       teardown,
+      counts,
     })
   } finally {
+    await audit.stop()
     await stopWorker(worker)
   }
 }

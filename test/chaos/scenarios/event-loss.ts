@@ -5,12 +5,12 @@
  * out of order). Every phase must reach the same checkpoints, launch one instance per Machine and
  * create no extra Machine, and leave no instance or Node behind.
  */
-import { uniqueName, waitFor } from '../../harness/kube'
-import { auditFleet } from '../lib/audit'
+import { uniqueName } from '../../harness/kube'
+import { type RunAudit, startAudit, sumCounts } from '../lib/audit'
 import { type AwsWorld, startAwsWorld } from '../lib/aws-world'
 import { type ChaosEnvironment, startChaosEnvironment } from '../lib/environment'
 import { startEventBus } from '../lib/event-bus'
-import { drivePhase, leftoverNodes } from '../lib/event-drive'
+import { drivePhase } from '../lib/event-drive'
 import { dropAll, duplicateShuffled, type EventFault, passThrough } from '../lib/event-faults'
 import { cloneWorldNamespace, deleteNamespaces } from '../lib/event-namespaces'
 import { seededRandom } from '../lib/random'
@@ -39,6 +39,7 @@ export const eventLossScenario: Scenario = {
     let env: ChaosEnvironment | undefined
     let world: AwsWorld | undefined
     const extraNamespaces: string[] = []
+    const audits: RunAudit[] = []
     try {
       env = await startChaosEnvironment(shared ? { shared } : {})
       world = await startAwsWorld({ kc: env.kc, kubeconfigPath: env.kubeconfigPath, namespace })
@@ -54,6 +55,9 @@ export const eventLossScenario: Scenario = {
       const ledgers = await Promise.all(
         faults.map(async (fault, i) => {
           const phaseNamespace = names[i] ?? namespace
+          const audit = startAudit({ kube: ready.kube, ec2: ready.ec2, namespace: phaseNamespace })
+          audits.push(audit)
+          await audit.ready
           const bus = await startEventBus({
             kc: started.kc,
             env: ready.workerEnv,
@@ -70,9 +74,11 @@ export const eventLossScenario: Scenario = {
               prefix: `ev${i}`,
               scale: { n: s.n, m: s.m },
               boundMs: 2 * sweepPeriodMs + s.provisioningMs,
+              audit,
               log,
             })
-            return { fault, ledger }
+            // Last look with the bus still running; the audit waits out the Nodes' removal.
+            return { fault, ledger, counts: await audit.count() }
           } finally {
             fault.stop()
             await bus.stop()
@@ -80,59 +86,38 @@ export const eventLossScenario: Scenario = {
         }),
       )
 
-      const audits = await Promise.all(
-        names.map((name) => auditFleet({ kube: ready.kube, ec2: ready.ec2, namespace: name })),
-      )
-      // The simulator removes the Node of a terminated instance on its next pass.
-      const nodesLeftNow = async () => {
-        const counts = await Promise.all(
-          names.map((name) => leftoverNodes(ready.ec2, ready.kube, name)),
-        )
-        return counts.reduce((a, b) => a + b, 0)
-      }
-      const nodesLeft = await waitFor(
-        'no Node of a gone instance',
-        async () => ((await nodesLeftNow()) === 0 ? 0 : false),
-        { timeoutMs: 2 * sweepPeriodMs },
-      ).catch(nodesLeftNow)
-      const wanted = s.n + 1
       const baseline = JSON.stringify(ledgers[0]?.ledger.checkpoints.map(countsOnly))
       const differing = ledgers.filter(
         (l) => JSON.stringify(l.ledger.checkpoints.map(countsOnly)) !== baseline,
       )
       if (differing.length > 0) log(`end states differ: ${differing.map((l) => l.fault.name)}`)
       const stats = ledgers.map((l) => l.fault.stats())
+      const counts = sumCounts(ledgers.map((l) => l.counts))
       return {
         id: this.id,
         title: this.title,
         seed,
         runs: ledgers.length,
         faultsInjected: stats.reduce((sum, st) => sum + st.dropped + st.duplicated, 0),
-        // Extra instances for one Machine, and Machines beyond the ones the drive asked for
-        // (counted from EC2 and from every Machine the watches reported, dropped events included).
-        duplicates: ledgers.reduce(
-          (sum, l, i) =>
-            sum +
-            (l.ledger.instancesLaunched - l.ledger.machinesLaunched) +
-            Math.max(0, l.ledger.machinesLaunched - wanted, (stats[i]?.machines ?? 0) - wanted),
-          0,
-        ),
-        orphans: audits.reduce((sum, a) => sum + a.orphanInstances, 0) + nodesLeft,
+        duplicates: counts.duplicates,
+        orphans: counts.orphans,
         stuck: ledgers.reduce(
           (sum, l) => sum + l.ledger.checkpoints.filter((c) => !c.converged).length,
           0,
         ),
-        // A Machine the drive asked for that never got an instance, or a phase whose counts differ.
-        lost:
-          ledgers.reduce((sum, l) => sum + Math.max(0, wanted - l.ledger.machinesLaunched), 0) +
-          differing.length,
+        // The audit's lost Machines, plus every phase whose checkpoints differ from the baseline.
+        lost: counts.lost + differing.length,
         details: {
-          phases: ledgers.map((l, i) => ({ fault: l.fault.name, ...l.ledger, events: stats[i] })),
-          audits,
-          nodesLeft,
+          phases: ledgers.map((l, i) => ({
+            fault: l.fault.name,
+            ...l.ledger,
+            events: stats[i],
+            audit: l.counts.breakdown,
+          })),
         },
       }
     } finally {
+      for (const audit of audits) await audit.stop()
       if (world) await deleteNamespaces(world.kube, extraNamespaces)
       await world?.stop()
       await env?.close()
