@@ -4,7 +4,12 @@
  * simulator, so nothing repairs what the test breaks), audits clean; then each defect is injected
  * on purpose and exactly its count moves to 1.
  */
-import { type EC2Client, RunInstancesCommand, TerminateInstancesCommand } from '@aws-sdk/client-ec2'
+import {
+  DescribeImagesCommand,
+  type EC2Client,
+  RunInstancesCommand,
+  TerminateInstancesCommand,
+} from '@aws-sdk/client-ec2'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import { nodeForInstance } from '../../../src/dev/ec2-node-simulator'
@@ -33,6 +38,7 @@ interface Member {
 
 let env: ChaosEnvironment
 let world: AwsWorld
+let imageId = ''
 const namespaces: string[] = []
 const nodes: string[] = []
 const audits: RunAudit[] = []
@@ -41,7 +47,7 @@ const audits: RunAudit[] = []
 async function launch(ec2: EC2Client, namespace: string, name: string, uid: string) {
   const out = await ec2.send(
     new RunInstancesCommand({
-      ImageId: 'ami-12c6146b',
+      ImageId: imageId,
       InstanceType: 't3.micro',
       MinCount: 1,
       MaxCount: 1,
@@ -135,6 +141,8 @@ describe('chaos audit', () => {
       namespace: uniqueName('chaos-audit-world'),
       nodePeriodMs: 0,
     })
+    const images = await world.ec2.send(new DescribeImagesCommand({ Owners: ['amazon'] }))
+    imageId = images.Images?.find((i) => i.RootDeviceName)?.ImageId ?? ''
   }, 120_000)
 
   afterAll(async () => {
