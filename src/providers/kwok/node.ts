@@ -20,9 +20,15 @@ export const kwokKeys = {
   machine: ANNOTATIONS.machine,
 } as const
 
-/** `kwok://<namespace>/<name>`: unique per Machine, readable, and honest about being simulated. */
+/**
+ * `kwok://<namespace>.<name>` (the Node name): unique per Machine, readable, and honest about
+ * being simulated. No `/` after the scheme, because cluster-autoscaler keeps only what follows the
+ * last `/` of a provider ID: the earlier `kwok://<namespace>/<name>` made equally named Machines
+ * of two namespaces collide there. Nodes created with the earlier form keep it (a Node's
+ * providerID cannot change); the actuator reports whatever the Node carries.
+ */
 export function kwokProviderID(machine: ActuatorMachine): string {
-  return `kwok://${machine.metadata.namespace}/${machine.metadata.name}`
+  return `kwok://${kwokNodeName(machine)}`
 }
 
 /**

@@ -137,9 +137,13 @@ async function run(
 
 function describePatch(patch: Record<string, unknown>): string {
   const spec = (patch.spec ?? {}) as Record<string, unknown>
-  const meta = (patch.metadata ?? {}) as { annotations?: Record<string, unknown> }
+  const meta = (patch.metadata ?? {}) as {
+    annotations?: Record<string, unknown>
+    labels?: Record<string, unknown>
+  }
   const parts = [
     ...Object.keys(spec).map((k) => `spec.${k}`),
+    ...Object.keys(meta.labels ?? {}).map((k) => `label ${k}`),
     ...Object.keys(meta.annotations ?? {}).map((k) => `annotation ${k}`),
   ]
   return parts.join(', ')

@@ -8,6 +8,7 @@ import { ANNOTATIONS, HUB_API_VERSION, LABELS } from '../../api/group'
 import type { MachineDeployment } from '../../api/v1beta1/machine-deployment'
 import { IN_PLACE_SPEC_FIELDS } from '../machine-set/machine-template'
 import { controllerReference, type MachineSetObject, type ServerMeta } from '../machine-set/types'
+import { CAPI_REVISION_ANNOTATION, deploymentNameLabel } from './autoscaler-keys'
 import { mergePatchFor } from './merge-diff'
 import { machineSetNameFor } from './template-hash'
 
@@ -59,8 +60,15 @@ export function desiredMachineSet(
     metadata: {
       name: machineSetNameFor(md.metadata.name, hash),
       namespace: md.metadata.namespace ?? '',
-      labels: { ...md.spec.template.metadata?.labels, [LABELS.templateHash]: hash },
-      annotations: { [ANNOTATIONS.revision]: String(revision) },
+      labels: {
+        ...md.spec.template.metadata?.labels,
+        ...deploymentNameLabel(md),
+        [LABELS.templateHash]: hash,
+      },
+      annotations: {
+        [ANNOTATIONS.revision]: String(revision),
+        [CAPI_REVISION_ANNOTATION]: String(revision),
+      },
       ownerReferences: [controllerReference({ ...md, kind: 'MachineDeployment' })],
     },
     spec: {

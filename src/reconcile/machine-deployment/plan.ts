@@ -9,6 +9,7 @@
 import { ANNOTATIONS, LABELS } from '../../api/group'
 import { resolveIntOrPercent } from '../../api/shared/int-or-string'
 import { isDeleting, type MachineSetObject } from '../machine-set/types'
+import { autoscalerKeyPatch, isPaused } from './autoscaler-keys'
 import {
   deploymentTemplateOf,
   desiredMachineSet,
@@ -80,7 +81,7 @@ export function planMachineDeployment(obs: DeploymentObservation): DeploymentPla
   if (md.spec.rollbackTo) return { ...none, actions: [planRollback(md, sets, existing)] }
 
   const replicas = md.spec.replicas ?? 0
-  if (md.spec.paused) {
+  if (isPaused(md)) {
     const newest = existing ?? sets.at(-1)
     if (!newest) return none
     const others = sets.filter((s) => s !== newest).map(viewOf)
@@ -134,19 +135,26 @@ function finish(
   return { actions, current, progressed }
 }
 
-/** In-place fields, the OnDelete create switch and a revision bump, as one patch per set. */
+/**
+ * In-place fields, the OnDelete create switch, a revision bump and the autoscaler's keys, as one
+ * patch per set.
+ */
 function setPatch(
   md: MachineDeploymentObject,
   set: MachineSetObject,
   options: { current: boolean; onDelete: boolean; revision: number | undefined },
 ): Record<string, unknown> | undefined {
-  const annotations: Record<string, string | null> = {}
   const disable = options.onDelete && !options.current ? 'true' : undefined
   const have = set.metadata.annotations?.[ANNOTATIONS.disableMachineCreate]
+  const keys = autoscalerKeyPatch(md, set, options.revision ?? revisionOf(set))
+  const annotations: Record<string, string | null> = { ...keys.annotations }
   if (have !== disable) annotations[ANNOTATIONS.disableMachineCreate] = disable ?? null
   if (options.revision !== undefined) annotations[ANNOTATIONS.revision] = String(options.revision)
+  const metadata: Record<string, unknown> = {}
+  if (Object.keys(annotations).length > 0) metadata.annotations = annotations
+  if (Object.keys(keys.labels).length > 0) metadata.labels = keys.labels
   const patch: Record<string, unknown> = { ...inPlaceSetPatch(md, set, options.current) }
-  if (Object.keys(annotations).length > 0) patch.metadata = { annotations }
+  if (Object.keys(metadata).length > 0) patch.metadata = metadata
   return Object.keys(patch).length > 0 ? patch : undefined
 }
 

@@ -12,6 +12,7 @@
 import { selectorToString } from '../../api/shared/label-selector'
 import { type ConditionInput, setConditions } from '../machine-set/conditions'
 import type { MachineSetObject } from '../machine-set/types'
+import { CAPI_PAUSED_ANNOTATION, isPaused } from './autoscaler-keys'
 import type { MachineDeploymentObject } from './machine-sets'
 import { rolloutBounds } from './plan'
 
@@ -69,7 +70,7 @@ export function computeDeploymentStatus(
   const name = current?.metadata.name ?? input.current?.metadata.name ?? '(none)'
   let progressing: ConditionInput
   let requeueAfterMs: number | undefined
-  if (md.spec.paused) {
+  if (isPaused(md)) {
     progressing = cond('Progressing', 'Unknown', 'Paused', 'Rollouts are paused; scaling continues')
   } else if (complete) {
     progressing = cond(
@@ -110,8 +111,8 @@ export function computeDeploymentStatus(
           `${counters.availableReplicas} of ${desired} Machines available, below the minimum ${minAvailable}`,
         ),
     progressing,
-    md.spec.paused
-      ? cond('Paused', 'True', 'Paused', 'spec.paused is true: template changes are not rolled out')
+    isPaused(md)
+      ? cond('Paused', 'True', 'Paused', `${pausedBy(md)}: template changes are not rolled out`)
       : cond('Paused', 'False', 'NotPaused', 'Template changes are rolled out'),
   ]
   const generation = md.metadata.generation
@@ -145,4 +146,9 @@ function cond(
   message: string,
 ): ConditionInput {
   return { type, status, reason, message }
+}
+
+/** What pauses `md`, for the Paused condition's message. */
+function pausedBy(md: MachineDeploymentObject): string {
+  return md.spec.paused ? 'spec.paused is true' : `annotation ${CAPI_PAUSED_ANNOTATION} is set`
 }

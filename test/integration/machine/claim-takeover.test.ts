@@ -62,7 +62,7 @@ async function crashThenRestart(name: string, knowsCrashed: boolean) {
 describe('create claim of a crashed worker', () => {
   it('is taken over at once by the worker that knows its holder died', async () => {
     const machine = await crashThenRestart('dead-holder', true)
-    expect(machine?.spec.providerID).toBe(`kwok://${namespace()}/dead-holder`)
+    expect(machine?.spec.providerID).toBe(`kwok://${namespace()}.dead-holder`)
     expect(machine?.metadata.annotations?.[createClaimAnnotation]).toBeUndefined()
   })
 

@@ -77,7 +77,7 @@ describe('crash safety', () => {
     for (let n = 0; n < Math.max(createCalls, deleteCalls); n++) {
       const name = `crash-${n}`
       const key = { kind: 'Machine', namespace: ns, name }
-      const providerID = `kwok://${ns}/${name}`
+      const providerID = `kwok://${ns}.${name}`
       await kube().create(machineApiTypes.machine, kwokMachine(ns, name))
 
       const dying = dyingAfter(kube(), n)

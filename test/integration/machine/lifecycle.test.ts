@@ -43,7 +43,7 @@ describe('Machine lifecycle (kwok provider)', () => {
       const m = await readMachine(kube(), ns, 'web-1')
       return m?.status?.phase === 'Running' && m
     })
-    expect(running.spec.providerID).toBe(`kwok://${ns}/web-1`)
+    expect(running.spec.providerID).toBe(`kwok://${ns}.web-1`)
     expect(machineCondition(running, 'NodeLinked')?.status).toBe('True')
     const nodeName = running.status?.nodeRef?.name ?? ''
     await waitFor('Node Ready and Machine NodeHealthy', async () => {

@@ -7,8 +7,10 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { createKubeClient } from '../../../src/kube/dynamic-client'
 import { createHttpTransport } from '../../../src/kube/http-transport'
 import { kubeNodeWriter } from '../../../src/providers/kwok/kube-node-writer'
-import { kwokKeys } from '../../../src/providers/kwok/node'
+import { kwokKeys, simulatedNode } from '../../../src/providers/kwok/node'
+import type { NodeWriter } from '../../../src/providers/kwok/node-writer'
 import { createKwokProvider } from '../../../src/providers/kwok/provider'
+import { kwokProviderSpecSchema } from '../../../src/providers/kwok/spec'
 import type { Provider } from '../../../src/providers/registry'
 import { testKubeConfig, waitFor } from '../../harness/kube'
 import { readNodeReady } from '../../harness/nodes'
@@ -17,14 +19,14 @@ import { testContext } from './context'
 
 let core: CoreV1Api
 let provider: Provider
+let nodes: NodeWriter
 const spec = { nodeLabels: { pool: 'conformance' }, zone: 'zone-a' }
 
 beforeAll(() => {
   core = testKubeConfig().makeApiClient(CoreV1Api)
   const kc = testKubeConfig()
-  provider = createKwokProvider({
-    nodes: kubeNodeWriter(createKubeClient(createHttpTransport(kc, () => {}))),
-  })
+  nodes = kubeNodeWriter(createKubeClient(createHttpTransport(kc, () => {})))
+  provider = createKwokProvider({ nodes })
 })
 
 async function countNodes(uid: string): Promise<number> {
@@ -36,7 +38,7 @@ actuatorConformance('kwok', () => ({
   actuator: provider.actuator,
   context: () => testContext({ providerSpec: spec }).ctx,
   countInstances: countNodes,
-  providerIDPattern: /^kwok:\/\/conformance\/conf-[0-9a-f]{8}$/,
+  providerIDPattern: /^kwok:\/\/conformance\.conf-[0-9a-f]{8}$/,
 }))
 
 describe('kwok provider', () => {
@@ -83,6 +85,20 @@ describe('kwok provider', () => {
     expect(await provider.actuator.delete(ctx, successor)).toEqual({ done: true })
     expect(await countNodes(old.metadata.uid)).toBe(1)
     await deleteUntilDone({ actuator: provider.actuator, context: () => ctx }, old)
+  })
+
+  it('keeps the earlier kwok://<namespace>/<name> ID of a Node made before the ID changed', async () => {
+    const machine = newMachine('legacy')
+    const { ctx } = testContext({ providerSpec: spec })
+    const legacyID = `kwok://${machine.metadata.namespace}/${machine.metadata.name}`
+    const node = simulatedNode(machine, kwokProviderSpecSchema.parse(spec))
+    await nodes.createNode({ ...node, providerID: legacyID })
+    expect(await provider.actuator.exists(ctx, machine)).toBe(true)
+    expect((await provider.actuator.create(ctx, machine)).providerID).toBe(legacyID)
+    const legacy = { ...machine, spec: { providerID: legacyID } }
+    expect((await provider.actuator.update(ctx, legacy)).providerID).toBe(legacyID)
+    await deleteUntilDone({ actuator: provider.actuator, context: () => ctx }, legacy)
+    expect(await countNodes(machine.metadata.uid)).toBe(0)
   })
 
   it('rejects an invalid spec with the field to fix', async () => {

@@ -11,8 +11,15 @@ const machine: ActuatorMachine = {
 }
 
 describe('kwok nodes', () => {
-  it('names the providerID kwok://<namespace>/<name>', () => {
-    expect(kwokProviderID(machine)).toBe('kwok://team-a/worker-1')
+  it('names the providerID kwok://<namespace>.<name>', () => {
+    expect(kwokProviderID(machine)).toBe('kwok://team-a.worker-1')
+  })
+
+  it('gives equally named Machines of two namespaces IDs that differ after the last /', () => {
+    // cluster-autoscaler indexes Machines and Nodes by the part after the last '/'.
+    const afterLastSlash = (id: string) => id.split('/').at(-1)
+    const other = { ...machine, metadata: { ...machine.metadata, namespace: 'team-b' } }
+    expect(afterLastSlash(kwokProviderID(machine))).not.toBe(afterLastSlash(kwokProviderID(other)))
   })
 
   it.each([
@@ -29,7 +36,7 @@ describe('kwok nodes', () => {
     const node = simulatedNode(machine, spec)
     expect(node).toEqual({
       name: 'team-a.worker-1',
-      providerID: 'kwok://team-a/worker-1',
+      providerID: 'kwok://team-a.worker-1',
       labels: {
         pool: 'p',
         'topology.kubernetes.io/zone': 'z1',

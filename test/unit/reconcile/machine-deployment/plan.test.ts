@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ANNOTATIONS, LABELS } from '../../../../src/api/group'
+import { CAPI_REVISION_ANNOTATION } from '../../../../src/reconcile/machine-deployment/autoscaler-keys'
 import {
   type DeploymentAction,
   planMachineDeployment,
@@ -95,7 +96,7 @@ describe('planMachineDeployment', () => {
       sets: [setFor('a', 1, 0, 0), setFor('b', 2, 3)],
     })
     expect(summary(plan.actions)).toEqual([
-      `patch a {"metadata":{"annotations":{"${ANNOTATIONS.revision}":"3"}}}`,
+      `patch a {"metadata":{"annotations":{"${CAPI_REVISION_ANNOTATION}":"3","${ANNOTATIONS.revision}":"3"}}}`,
       'scale a=1',
     ])
   })
