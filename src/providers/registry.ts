@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod'
 import type { Actuator } from './actuator'
+import type { CapacityRequest, MachineCapacity } from './capacity'
 import { InvalidConfigurationError } from './errors'
 import type { Orphan, OrphanSweepRequest } from './orphans'
 
@@ -18,6 +19,11 @@ export interface Provider {
    * launched whose Machine is gone. Providers that cannot list what they launched leave it out.
    */
   sweepOrphans?(request: OrphanSweepRequest): Promise<Orphan[]>
+  /**
+   * Optional capability: what one Machine of a class provides (MachineClass `status.capacity`,
+   * for scaling from zero). Providers that cannot tell leave it out.
+   */
+  capacity?(request: CapacityRequest): Promise<MachineCapacity>
   /** Releases clients and timers; the registry's `close` calls it. */
   close?(): Promise<void> | void
 }

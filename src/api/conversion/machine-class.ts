@@ -1,4 +1,7 @@
-/** @module MachineClass v1alpha1 <-> v1beta1: secretRef is credentialsSecretRef; userDataSecretRef is hub-only. */
+/**
+ * @module MachineClass v1alpha1 <-> v1beta1: secretRef is credentialsSecretRef; userDataSecretRef,
+ * status conditions, capacity and nodeInfo are hub-only.
+ */
 import type { z } from 'zod'
 import type { machineClassV1alpha1Schema } from '../v1alpha1/machine-class'
 import type { machineClassSpecSchema, machineClassStatusSchema } from '../v1beta1/machine-class'
@@ -30,11 +33,13 @@ export const machineClassConverter: SpokeConverter<HubSpec, HubStatus, SpokeSpec
     }),
   statusDown: (status) => ({
     value: compact({ observedGeneration: status.observedGeneration }),
-    data: { conditions: status.conditions },
+    data: { conditions: status.conditions, capacity: status.capacity, nodeInfo: status.nodeInfo },
   }),
   statusUp: (status, data) =>
     compact({
       observedGeneration: status.observedGeneration,
       conditions: data.conditions as HubStatus['conditions'],
+      capacity: data.capacity as HubStatus['capacity'],
+      nodeInfo: data.nodeInfo as HubStatus['nodeInfo'],
     }),
 }

@@ -23,11 +23,32 @@ export const machineClassSpecSchema = z
   })
   .describe('The provider and how to provision its machines.')
 
+/** What a Node of this class reports as its system: the fields scale-from-zero needs. */
+export const machineClassNodeInfoSchema = z
+  .object({
+    architecture: z.string().max(63).optional().describe('e.g. amd64, arm64.'),
+    operatingSystem: z.string().max(63).optional().describe('e.g. linux, windows.'),
+  })
+  .describe('The system a Node of this class reports (Node status.nodeInfo).')
+
 /** The observed state of a MachineClass. */
 export const machineClassStatusSchema = z
   .object({
     observedGeneration: z.int().min(0).optional().describe('The generation last reconciled.'),
     conditions: conditionsSchema('Current state of the MachineClass.').optional(),
+    capacity: z
+      .record(
+        z.string().min(1).max(316),
+        z.string().min(1).max(64).describe('A quantity, e.g. 2, 8Gi or 110.'),
+      )
+      .optional()
+      .describe(
+        'Resources of one Machine of this class (cpu, memory, pods, ephemeral-storage, GPUs) as ' +
+          'quantities, found by the provider (aws: DescribeInstanceTypes; kwok: its allocatable). ' +
+          'The MachineSet and MachineDeployment controllers copy it into the capacity annotations ' +
+          'cluster-autoscaler reads to scale a node group up from zero.',
+      ),
+    nodeInfo: machineClassNodeInfoSchema.optional(),
   })
   .describe('The observed state of a MachineClass.')
 

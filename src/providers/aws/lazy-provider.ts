@@ -31,6 +31,7 @@ export function lazyAwsProvider(options: AwsProviderOptions = {}): AwsProvider {
     specSchema: awsProviderSpecSchema,
     actuator,
     sweepOrphans: async (request) => (await provider()).sweepOrphans(request),
+    capacity: async (request) => (await provider()).capacity(request),
     async close() {
       if (loading === undefined) return
       await (await loading).close?.()

@@ -1,7 +1,11 @@
-/** @module The `aws` provider: its spec schema, its actuator, its orphan sweep and the EC2 clients it owns. */
+/**
+ * @module The `aws` provider: its spec schema, its actuator, its orphan sweep, instance-type
+ * capacity and the EC2 clients it owns.
+ */
 import type { Provider } from '../registry'
 import { parseProviderSpec } from '../spec'
 import { createAwsActuator } from './actuator'
+import { describeCapacity } from './capacity'
 import { type ClientPoolOptions, createClientPool } from './client-pool'
 import { sweepOrphans } from './orphans'
 import { readCredentials } from './secrets'
@@ -19,8 +23,8 @@ export interface AwsProviderOptions extends ClientPoolOptions {
   launchGraceMs?: number | undefined
 }
 
-/** The `aws` provider, which can always list its orphans. */
-export type AwsProvider = Provider & Required<Pick<Provider, 'sweepOrphans'>>
+/** The `aws` provider, which can always list its orphans and tell an instance type's capacity. */
+export type AwsProvider = Provider & Required<Pick<Provider, 'sweepOrphans' | 'capacity'>>
 
 /**
  * The `aws` provider. Call `close()` (or the registry's) to release its clients.
@@ -49,6 +53,11 @@ export function createAwsProvider(options: AwsProviderOptions = {}): AwsProvider
         terminate: request.terminate ?? false,
         graceMs: request.graceMs ?? 15 * 60_000,
       })
+    },
+    async capacity(request) {
+      const spec = parseProviderSpec(awsProviderSpecSchema, request.providerSpec)
+      const client = clients.get(spec.region, await readCredentials(request, spec))
+      return await describeCapacity(client, spec.instanceType, request.signal)
     },
     close: () => clients.close(),
   }

@@ -9,10 +9,11 @@ import { machineApiTypes } from '../../api/resource-types'
 import { selectorToString } from '../../api/shared/label-selector'
 import type { ObjectKey } from '../../kube/object-key'
 import { listPages } from '../../kube/paged-list'
-import { isControlledBy, type MachineSetObject } from '../machine-set/types'
+import { isControlledBy, isDeleting, type MachineSetObject } from '../machine-set/types'
 import type { Controller, ReconcileDeps, ReconcileResult } from '../runtime/controller'
 import { isStalled } from '../runtime/stalled'
 import { writeStatus } from '../runtime/status-write'
+import { syncClassCapacity } from '../shared/class-capacity-sync'
 import { executeDeploymentActions } from './execute'
 import type { MachineDeploymentObject } from './machine-sets'
 import { planMachineDeployment } from './plan'
@@ -55,8 +56,13 @@ export async function reconcileMachineDeployment(
   if (!isDeepStrictEqual(status, md.status)) {
     await writeStatus(deps.kube, type, { observed: md, status })
   }
+  // After the status write, whose resourceVersion precondition this patch would otherwise break.
+  const capacityPollMs = isDeleting(md)
+    ? undefined
+    : await syncClassCapacity(deps.kube, type, md, deps.clock.now())
   if (errors[0]) throw errors[0]
-  return requeueAfterMs === undefined ? {} : { requeueAfterMs }
+  const timers = [requeueAfterMs, capacityPollMs].filter((t): t is number => t !== undefined)
+  return timers.length > 0 ? { requeueAfterMs: Math.min(...timers) } : {}
 }
 
 /** The MachineDeployment controller for the runtime (`--controllers machinedeployment`). */

@@ -10,10 +10,11 @@ import { listPages } from '../../kube/paged-list'
 import type { Controller, ReconcileDeps, ReconcileResult } from '../runtime/controller'
 import { isStalled } from '../runtime/stalled'
 import { writeStatus } from '../runtime/status-write'
+import { syncClassCapacity } from '../shared/class-capacity-sync'
 import { executeMachineSetActions, recordMachineSetEvents } from './execute'
 import { type MachineSetPlanOptions, planMachineSet } from './plan'
 import { computeMachineSetStatus } from './status'
-import type { MachineObject, MachineSetObject } from './types'
+import { controllerOf, isDeleting, type MachineObject, type MachineSetObject } from './types'
 
 /** Every Machine of `namespace`, page by page. */
 export async function listMachines(kube: KubeClient, namespace: string): Promise<MachineObject[]> {
@@ -49,9 +50,14 @@ export async function reconcileMachineSet(
   if (!isDeepStrictEqual(status, set.status)) {
     await writeStatus(deps.kube, type, { observed: set, status })
   }
+  // A deployment's sets are not node groups of their own: the autoscaler scales the deployment.
+  const nodeGroup = !isDeleting(set) && controllerOf(set)?.kind !== 'MachineDeployment'
+  const capacityPollMs = nodeGroup ? await syncClassCapacity(deps.kube, type, set, now) : undefined
   const failure = report.errors[0]
   if (failure) throw failure.error
-  const timers = [plan.requeueAfterMs, requeueAfterMs].filter((t): t is number => t !== undefined)
+  const timers = [plan.requeueAfterMs, requeueAfterMs, capacityPollMs].filter(
+    (t): t is number => t !== undefined,
+  )
   return timers.length > 0 ? { requeueAfterMs: Math.max(0, Math.min(...timers)) } : {}
 }
 

@@ -4,6 +4,7 @@
  */
 import type { ProviderRegistry } from '../../providers/registry'
 import { machineControllerWith } from '../machine'
+import { machineClassControllerWith } from '../machine-class/reconcile'
 import { machineDeploymentController } from '../machine-deployment/reconcile'
 import { machineHealthCheckController } from '../machine-health-check/reconcile'
 import { machineSetController } from '../machine-set/reconcile'
@@ -21,5 +22,6 @@ export function controllerCatalog(options: CatalogOptions): Controller<Reconcile
     machineSetController(),
     machineDeploymentController(),
     machineHealthCheckController(),
+    machineClassControllerWith(options.providers),
   ]
 }

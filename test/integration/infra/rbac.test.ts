@@ -37,7 +37,13 @@ const crdNames = [
   'machinehealthchecks',
   'machineclasses',
 ].map((plural) => `crd/${plural}.machine-api.dev`)
-const controllerRoles = ['machine', 'machineset', 'machinedeployment', 'machinehealthcheck']
+const controllerRoles = [
+  'machine',
+  'machineset',
+  'machinedeployment',
+  'machinehealthcheck',
+  'machineclass',
+]
 
 type Doc = { kind: string; metadata: { name: string; labels?: Record<string, string> } }
 
@@ -107,6 +113,16 @@ beforeAll(async () => {
     ])
     await kubectl(['label', 'clusterrolebinding', `machine-api-${id}:only-${role}`, label])
   }
+  // cluster-autoscaler's ServiceAccount, bound as docs/machine-sets.md says.
+  await kubectl(['create', 'serviceaccount', 'cluster-autoscaler', '-n', namespace])
+  await kubectl([
+    'create',
+    'clusterrolebinding',
+    `machine-api-${id}:cluster-autoscaler`,
+    `--clusterrole=machine-api-${id}:cluster-autoscaler`,
+    `--serviceaccount=${namespace}:cluster-autoscaler`,
+  ])
+  await kubectl(['label', 'clusterrolebinding', `machine-api-${id}:cluster-autoscaler`, label])
 })
 
 afterAll(async () => {
@@ -149,7 +165,9 @@ const table: Array<[string, string, string, boolean]> = [
   ['machine-api-controller', 'patch', `${healthChecks}/status`, true],
   ['machine-api-controller', 'delete', healthChecks, false],
   ['machine-api-controller', 'get', classes, true],
+  ['machine-api-controller', 'watch', classes, true],
   ['machine-api-controller', 'patch', classes, false],
+  ['machine-api-controller', 'patch', `${classes}/status`, true],
   ['machine-api-controller', 'get', 'secrets', true],
   ['machine-api-controller', 'list', 'secrets', false],
   ['machine-api-controller', 'create', 'secrets', false],
@@ -192,6 +210,32 @@ const table: Array<[string, string, string, boolean]> = [
   ['only-machinehealthcheck', 'patch', 'nodes', false],
   ['only-machinehealthcheck', 'create', machines, false],
   ['only-machinehealthcheck', 'get', 'secrets', false],
+  ['only-machineset', 'patch', machineSets, true],
+  ['only-machineset', 'get', classes, true],
+  ['only-machinedeployment', 'get', classes, true],
+  ['only-machineclass', 'patch', `${classes}/status`, true],
+  ['only-machineclass', 'get', 'secrets', true],
+  ['only-machineclass', 'list', 'secrets', false],
+  ['only-machineclass', 'patch', classes, false],
+  ['only-machineclass', 'list', machines, false],
+  // cluster-autoscaler (clusterapi provider): watch, mark a Machine, resize through /scale
+  ['cluster-autoscaler', 'list', machines, true],
+  ['cluster-autoscaler', 'watch', machines, true],
+  ['cluster-autoscaler', 'update', machines, true],
+  ['cluster-autoscaler', 'patch', machines, false],
+  ['cluster-autoscaler', 'delete', machines, false],
+  ['cluster-autoscaler', 'create', machines, false],
+  ['cluster-autoscaler', 'watch', machineSets, true],
+  ['cluster-autoscaler', 'watch', deployments, true],
+  ['cluster-autoscaler', 'patch', machineSets, false],
+  ['cluster-autoscaler', 'update', deployments, false],
+  ['cluster-autoscaler', 'get', `${machineSets}/scale`, true],
+  ['cluster-autoscaler', 'patch', `${machineSets}/scale`, true],
+  ['cluster-autoscaler', 'patch', `${deployments}/scale`, true],
+  ['cluster-autoscaler', 'patch', `${machines}/status`, false],
+  ['cluster-autoscaler', 'get', classes, false],
+  ['cluster-autoscaler', 'get', 'secrets', false],
+  ['cluster-autoscaler', '*', '*', false],
 ]
 
 // The jetstream sweep only publishes keys, then runs the orphan sweep (Machine UIDs, MachineClasses

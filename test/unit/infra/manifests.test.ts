@@ -2,7 +2,7 @@
  * Static checks on the install manifests (parsed from the files, no kubectl): every container of
  * every Deployment, CronJob and Knative Service is locked down and sized, every overlay builds on
  * the base with the image placeholder, and no role grants wildcards or Secret access beyond `get`
- * for the Machine controller and the orphan sweep.
+ * for the Machine and MachineClass controllers and the orphan sweep.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
@@ -151,9 +151,10 @@ describe('RBAC', () => {
     },
   )
 
-  // The Machine controller reads provider credentials and user data; the orphan sweep reads the
-  // MachineClasses' credentials. Both by name only: nobody may list or watch Secrets.
-  it('lets only the Machine controller and the orphan sweep read Secrets, and only by name', () => {
+  // The Machine controller reads provider credentials and user data; the orphan sweep and the
+  // MachineClass controller (capacity lookups) read the MachineClasses' credentials. All by name
+  // only: nobody may list or watch Secrets.
+  it('lets only the Machine and MachineClass controllers and the orphan sweep read Secrets, by name', () => {
     const secretRules = roles.flatMap(({ obj }) =>
       (obj.rules ?? [])
         .filter((rule) => rule.resources?.includes('secrets'))
@@ -161,6 +162,7 @@ describe('RBAC', () => {
     )
     expect(secretRules).toEqual([
       { role: 'machine-api:machine-controller', verbs: ['get'] },
+      { role: 'machine-api:machineclass-controller', verbs: ['get'] },
       { role: 'machine-api:orphan-sweep', verbs: ['get'] },
     ])
   })

@@ -1,0 +1,18 @@
+/**
+ * @module The types of the optional `Provider.capacity` capability: what one Machine of a
+ * MachineClass provides, before any exists. The MachineClass controller writes it to the class's status, and
+ * cluster-autoscaler sizes a node group from it to scale up from zero.
+ */
+import type { ActuatorContext } from './actuator'
+
+/** What the provider needs to answer: the class's spec and credentials. */
+export type CapacityRequest = Pick<
+  ActuatorContext,
+  'providerSpec' | 'secrets' | 'credentialsSecretRef' | 'signal'
+>
+
+/** One Machine's resources (Kubernetes quantities by resource name) and its Node's system. */
+export interface MachineCapacity {
+  capacity: Record<string, string>
+  nodeInfo: { architecture?: string; operatingSystem?: string }
+}

@@ -1,0 +1,35 @@
+/**
+ * The `aws` provider's capacity of an instance type, from a real moto EC2 server's
+ * DescribeInstanceTypes: what a MachineClass's `status.capacity` and `status.nodeInfo` show and
+ * cluster-autoscaler scales from zero with.
+ */
+import { describe, expect, it } from 'vitest'
+import { useMoto } from './aws-fixture'
+import { rejection } from './context'
+
+const moto = useMoto()
+
+function request(instanceType: string) {
+  const f = moto()
+  const { ctx } = f.context({ providerSpec: { ...f.baseSpec, instanceType } })
+  return { ...ctx, signal: AbortSignal.timeout(30_000) }
+}
+
+describe('aws provider capacity', () => {
+  it.each([
+    ['m5.large', { cpu: '2', memory: '8192Mi' }, 'amd64'],
+    ['m6g.xlarge', { cpu: '4', memory: '16384Mi' }, 'arm64'],
+  ])('describes %s', async (instanceType, capacity, architecture) => {
+    const f = moto()
+    f.calls.length = 0
+    const out = await f.provider.capacity(request(instanceType))
+    expect(out.capacity).toMatchObject(capacity)
+    expect(out.nodeInfo).toEqual({ architecture, operatingSystem: 'linux' })
+    expect(f.calls).toEqual(['DescribeInstanceTypesCommand'])
+  })
+
+  it('names the field of an instance type EC2 does not offer', async () => {
+    const error = await rejection(moto().provider.capacity(request('x9.huge')))
+    expect(error).toMatchObject({ kind: 'InvalidConfiguration', field: 'instanceType' })
+  })
+})
