@@ -6,7 +6,12 @@
  * deployment-name label and compares their revision annotations).
  */
 import type { MachineSetObject } from '../machine-set/types'
-import type { MachineDeploymentObject } from './machine-sets'
+
+/** What these keys need of a MachineDeployment (structural, so machine-sets.ts can import this). */
+interface Deployment {
+  metadata: { name: string; annotations?: Record<string, string> | undefined }
+  spec: { paused?: boolean | undefined }
+}
 
 /** Label on each MachineSet: the name of the MachineDeployment that owns it. */
 export const CAPI_DEPLOYMENT_NAME_LABEL = 'cluster.x-k8s.io/deployment-name'
@@ -23,13 +28,13 @@ const maxLabelValue = 63
  * value (over 63 characters): the autoscaler matches the exact name, so a shortened value would
  * not help it, and a rejected label would block every other change of the same patch.
  */
-export function deploymentNameLabel(md: MachineDeploymentObject): Record<string, string> {
+export function deploymentNameLabel(md: Deployment): Record<string, string> {
   const name = md.metadata.name
   return name.length <= maxLabelValue ? { [CAPI_DEPLOYMENT_NAME_LABEL]: name } : {}
 }
 
 /** True when rollouts of `md` are paused: `spec.paused` or the Cluster API paused annotation. */
-export function isPaused(md: MachineDeploymentObject): boolean {
+export function isPaused(md: Deployment): boolean {
   return md.spec.paused === true || md.metadata.annotations?.[CAPI_PAUSED_ANNOTATION] !== undefined
 }
 
@@ -38,7 +43,7 @@ export function isPaused(md: MachineDeploymentObject): boolean {
  * revision after this pass), as merge-patch maps; empty maps when nothing differs.
  */
 export function autoscalerKeyPatch(
-  md: MachineDeploymentObject,
+  md: Deployment,
   set: MachineSetObject,
   revision: number,
 ): { labels: Record<string, string>; annotations: Record<string, string> } {
