@@ -69,6 +69,11 @@ export const ANNOTATIONS = {
   disableMachineCreate: `${API_GROUP}/disable-machine-create`,
   /** On a MachineSet: the MachineDeployment revision its template belongs to. */
   revision: `${API_GROUP}/revision`,
+  /**
+   * On a MachineSet or MachineDeployment: JSON of the cluster-autoscaler capacity annotations its
+   * controller copied from the MachineClass, so it never changes one someone else wrote.
+   */
+  classCapacity: `${API_GROUP}/class-capacity`,
 } as const
 
 /** Every label key machine-api owns. */

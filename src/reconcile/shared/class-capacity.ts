@@ -9,12 +9,13 @@
  * An annotation someone else wrote wins: the controllers record what they wrote in
  * `machine-api.dev/class-capacity` and only change or remove keys whose value is still theirs.
  */
+import { ANNOTATIONS } from '../../api/group'
 import type { MachineClass } from '../../api/v1beta1/machine-class'
 
 /** The prefix of every capacity annotation the autoscaler reads. */
 export const CAPACITY_PREFIX = 'capacity.cluster-autoscaler.kubernetes.io/'
 /** JSON of the capacity annotations the controller wrote, so it never overwrites anyone else's. */
-export const CLASS_CAPACITY_RECORD = 'machine-api.dev/class-capacity'
+export const CLASS_CAPACITY_RECORD = ANNOTATIONS.classCapacity
 
 /** GPU extended resources the autoscaler's gpu-count / gpu-type annotations describe. */
 const gpuResources = ['nvidia.com/gpu', 'amd.com/gpu']

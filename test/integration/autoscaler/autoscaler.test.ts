@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ANNOTATIONS } from '../../../src/api/group'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
@@ -47,8 +48,8 @@ afterAll(async () => {
   kube.close()
 })
 
-const minKey = 'machine-api.dev/cluster-api-autoscaler-node-group-min-size'
-const maxKey = 'machine-api.dev/cluster-api-autoscaler-node-group-max-size'
+const minKey = ANNOTATIONS.autoscalerMinSize
+const maxKey = ANNOTATIONS.autoscalerMaxSize
 
 function kwokClass(name: string, allocatable: Record<string, string>): KubeObject {
   return {
@@ -120,7 +121,7 @@ async function markForDeletion(machine: string): Promise<void> {
   )
   obj.metadata.annotations = {
     ...obj.metadata.annotations,
-    'machine-api.dev/delete-machine': new Date().toString(),
+    [ANNOTATIONS.deleteMachine]: new Date().toString(),
   }
   const dir = mkdtempSync(join(tmpdir(), 'autoscaler-'))
   try {
@@ -189,7 +190,7 @@ describe('cluster-autoscaler (clusterapi provider, CAPI_GROUP=machine-api.dev)',
           normalizedProviderID(id),
       )
       expect(matching).toHaveLength(1)
-      expect(matching[0]?.metadata?.annotations?.['machine-api.dev/machine']).toBe(
+      expect(matching[0]?.metadata?.annotations?.[ANNOTATIONS.machine]).toBe(
         `${ns()}/${machine.metadata.name}`,
       )
     }
