@@ -2,12 +2,23 @@
  * @module A per-key work queue in the manner of client-go's workqueue: bursts for one key collapse
  * into one run, a key never runs twice at once, a key added while it runs runs exactly once more
  * afterwards (no lost update), concurrency is bounded, and delayed adds keep the earliest due time.
+ * A key added now may carry the object its list or watch event delivered (see observed.ts); a
+ * bounded number of waiting keys keep theirs, so memory does not grow with a fleet-wide burst.
  */
+
 import { formatKey, type ObjectKey } from '../kube/object-key'
+import type { KubeObject } from '../kube/resource'
+import { mergeObserved } from './observed'
 import type { Timers } from './timers'
 
-/** Processes one key; `requeueAfterMs` schedules it again (never a hot loop: 0 means now). */
-export type QueueHandler = (key: ObjectKey) => Promise<{ requeueAfterMs?: number } | undefined>
+/**
+ * Processes one key, with the object its hints delivered when there was one; `requeueAfterMs`
+ * schedules it again (never a hot loop: 0 means now).
+ */
+export type QueueHandler = (
+  key: ObjectKey,
+  observed?: KubeObject,
+) => Promise<{ requeueAfterMs?: number } | undefined>
 
 /** Options of createCoalescingQueue. */
 export interface QueueOptions {
@@ -20,12 +31,20 @@ export interface QueueOptions {
   onError?: (key: ObjectKey, error: unknown) => void
   /** Called with ready + delayed key count whenever it changes (for the queue-depth gauge). */
   onDepth?: (depth: number) => void
+  /**
+   * Waiting keys that may keep the object they were added with (default 1,000, about one
+   * sweep's worth of pages in flight); beyond that a key waits without it and is read fresh.
+   */
+  maxObserved?: number
 }
 
 /** The queue's surface. */
 export interface CoalescingQueue {
-  /** Schedules `key` now or after `delayMs`; coalesces with what is already scheduled. */
-  add(key: ObjectKey, delayMs?: number): void
+  /**
+   * Schedules `key` now or after `delayMs`; coalesces with what is already scheduled. `observed`
+   * (only kept for a key due now) is the object as its list or watch event delivered it.
+   */
+  add(key: ObjectKey, delayMs?: number, observed?: KubeObject): void
   /** Ready plus delayed keys (running keys not counted). */
   depth(): number
   /** Keys running now. */
@@ -34,6 +53,11 @@ export interface CoalescingQueue {
   idle(): Promise<void>
   /** Stops starting work, cancels delayed keys and waits for running ones. */
   stop(): Promise<void>
+}
+
+interface Waiting {
+  key: ObjectKey
+  observed?: KubeObject | undefined
 }
 
 interface Delayed {
@@ -46,13 +70,28 @@ interface Delayed {
 export function createCoalescingQueue(options: QueueOptions): CoalescingQueue {
   const concurrency = Math.max(1, options.concurrency ?? 4)
   const { timers } = options
-  const ready = new Map<string, ObjectKey>()
+  const maxObserved = options.maxObserved ?? 1000
+  const ready = new Map<string, Waiting>()
   const delayed = new Map<string, Delayed>()
   const active = new Set<string>()
   // Adds that arrived while their key ran, with the smallest requested delay.
-  const rerun = new Map<string, { key: ObjectKey; delayMs: number }>()
+  const rerun = new Map<string, Waiting & { delayMs: number }>()
   let waiters: Array<() => void> = []
   let stopped = false
+  // Waiting entries (ready or rerun) holding an object, against maxObserved.
+  let holding = 0
+
+  /** `next` merged into what `current` holds, within the bound on held objects. */
+  function keep(current: KubeObject | undefined, next: KubeObject | undefined) {
+    const merged = mergeObserved(current, next)
+    if (merged && !current && holding >= maxObserved) return undefined
+    holding += Number(merged !== undefined) - Number(current !== undefined)
+    return merged
+  }
+
+  function release(entry: Waiting | undefined): void {
+    if (entry?.observed) holding--
+  }
 
   function reportDepth(): void {
     options.onDepth?.(ready.size + delayed.size)
@@ -65,20 +104,29 @@ export function createCoalescingQueue(options: QueueOptions): CoalescingQueue {
     for (const resolve of done) resolve()
   }
 
-  function add(key: ObjectKey, delayMs = 0): void {
+  function add(key: ObjectKey, delayMs = 0, observed?: KubeObject): void {
     if (stopped) return
     const id = formatKey(key)
+    const now = delayMs <= 0 ? observed : undefined
     if (active.has(id)) {
-      const previous = rerun.get(id)?.delayMs ?? Number.POSITIVE_INFINITY
-      rerun.set(id, { key, delayMs: Math.min(previous, Math.max(0, delayMs)) })
+      const previous = rerun.get(id)
+      rerun.set(id, {
+        key,
+        delayMs: Math.min(previous?.delayMs ?? Number.POSITIVE_INFINITY, Math.max(0, delayMs)),
+        observed: keep(previous?.observed, now),
+      })
       return
     }
-    if (ready.has(id)) return
+    const waiting = ready.get(id)
+    if (waiting) {
+      waiting.observed = keep(waiting.observed, now)
+      return
+    }
     const existing = delayed.get(id)
     if (delayMs <= 0) {
       existing?.cancel()
       delayed.delete(id)
-      ready.set(id, key)
+      ready.set(id, { key, observed: keep(undefined, now) })
       reportDepth()
       pump()
       return
@@ -98,18 +146,19 @@ export function createCoalescingQueue(options: QueueOptions): CoalescingQueue {
     while (!stopped && active.size < concurrency && ready.size > 0) {
       const next = ready.entries().next()
       if (next.done) break
-      const [id, key] = next.value
+      const [id, entry] = next.value
       ready.delete(id)
+      release(entry)
       active.add(id)
       reportDepth()
-      void run(id, key)
+      void run(id, entry)
     }
   }
 
-  async function run(id: string, key: ObjectKey): Promise<void> {
+  async function run(id: string, { key, observed }: Waiting): Promise<void> {
     let requeueAfterMs: number | undefined
     try {
-      requeueAfterMs = (await options.handler(key))?.requeueAfterMs
+      requeueAfterMs = (await options.handler(key, observed))?.requeueAfterMs
     } catch (error) {
       options.onError?.(key, error)
       requeueAfterMs = options.errorRetryMs ?? 5000
@@ -117,7 +166,8 @@ export function createCoalescingQueue(options: QueueOptions): CoalescingQueue {
     active.delete(id)
     const again = rerun.get(id)
     rerun.delete(id)
-    if (again) add(again.key, again.delayMs)
+    release(again)
+    if (again) add(again.key, again.delayMs, again.observed)
     if (requeueAfterMs !== undefined) add(key, requeueAfterMs)
     pump()
     settleWaiters()
@@ -137,6 +187,7 @@ export function createCoalescingQueue(options: QueueOptions): CoalescingQueue {
       delayed.clear()
       ready.clear()
       rerun.clear()
+      holding = 0
       reportDepth()
       if (active.size > 0) await new Promise<void>((resolve) => waiters.push(resolve))
     },

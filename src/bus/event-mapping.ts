@@ -11,13 +11,17 @@ import type { KubeClient } from '../kube/kube-client'
 import { keyOf, type ObjectKey, uniqueKeys } from '../kube/object-key'
 import { listPages } from '../kube/paged-list'
 import type { KubeObject, ResourceType } from '../kube/resource'
+import type { ChangeType } from './watch-source'
 
-/** Turns a change of a `sourceKind` object into keys. May read the apiserver (`kube`). */
+/**
+ * Turns a change of a `sourceKind` object into keys. May read the apiserver (`kube`). `change`
+ * is the watch's change type when known (`SYNC`: delivered by a (re)list, not by the stream).
+ */
 export interface EventMapper {
   readonly sourceKind: string
   /** False when only the name is needed (a Reference-mode hint is then not re-read first). */
   readonly needsObject: boolean
-  map(obj: KubeObject, kube: KubeClient): Promise<ObjectKey[]> | ObjectKey[]
+  map(obj: KubeObject, kube: KubeClient, change?: ChangeType): Promise<ObjectKey[]> | ObjectKey[]
 }
 
 /** Every object maps to itself: a Machine change reconciles that Machine. */
@@ -44,7 +48,8 @@ export function ownerMapper(sourceKind: string, ownerKind: string): EventMapper 
   return { sourceKind, needsObject: true, map: (obj) => ownerKeys(obj, ownerKind) }
 }
 
-function specSelector(obj: KubeObject): SelectorLike | undefined {
+/** The `spec.selector` of a selecting object (MachineHealthCheck, MachineSet). */
+export function specSelector(obj: KubeObject): SelectorLike | undefined {
   const spec = obj.spec as { selector?: SelectorLike } | undefined
   return spec?.selector
 }
@@ -63,18 +68,7 @@ export function selectorMapper(
   selector: ResourceType,
   selectorOf: (obj: KubeObject) => SelectorLike | undefined = specSelector,
 ): EventMapper {
-  const inFlight = new WeakMap<KubeClient, Map<string, Promise<KubeObject[]>>>()
-  const candidates = (kube: KubeClient, namespace: string | undefined) => {
-    const shared = inFlight.get(kube) ?? new Map<string, Promise<KubeObject[]>>()
-    inFlight.set(kube, shared)
-    const slot = namespace ?? ''
-    let listing = shared.get(slot)
-    if (!listing) {
-      listing = listAll(kube, selector, namespace).finally(() => shared.delete(slot))
-      shared.set(slot, listing)
-    }
-    return listing
-  }
+  const candidates = sharedListing(selector)
   return {
     sourceKind,
     needsObject: true,
@@ -87,6 +81,27 @@ export function selectorMapper(
       }
       return keys
     },
+  }
+}
+
+/**
+ * Lists every `type` object of a namespace, sharing one in-flight listing among the callers that
+ * ask at the same time and none afterwards (no cache: a later call lists again).
+ */
+export function sharedListing(
+  type: ResourceType,
+): (kube: KubeClient, namespace: string | undefined) => Promise<KubeObject[]> {
+  const inFlight = new WeakMap<KubeClient, Map<string, Promise<KubeObject[]>>>()
+  return (kube, namespace) => {
+    const shared = inFlight.get(kube) ?? new Map<string, Promise<KubeObject[]>>()
+    inFlight.set(kube, shared)
+    const slot = namespace ?? ''
+    let listing = shared.get(slot)
+    if (!listing) {
+      listing = listAll(kube, type, namespace).finally(() => shared.delete(slot))
+      shared.set(slot, listing)
+    }
+    return listing
   }
 }
 
@@ -121,12 +136,13 @@ export function nodeToMachineMapper(machine: ResourceType, nodeKind = 'Node'): E
 /** The keys for a change of a `kind` object, across all mappers for that kind, without repeats. */
 export async function mapChange(
   mappers: readonly EventMapper[],
-  change: { kind: string; obj: KubeObject },
+  change: { kind: string; obj: KubeObject; change?: ChangeType | undefined },
   kube: KubeClient,
 ): Promise<ObjectKey[]> {
   const keys: ObjectKey[] = []
   for (const mapper of mappers) {
-    if (mapper.sourceKind === change.kind) keys.push(...(await mapper.map(change.obj, kube)))
+    if (mapper.sourceKind !== change.kind) continue
+    keys.push(...(await mapper.map(change.obj, kube, change.change)))
   }
   return uniqueKeys(keys)
 }

@@ -9,7 +9,7 @@ import type { Registry } from 'prom-client'
 import { errorMessage } from '../errors'
 import type { KubeClient } from '../kube/kube-client'
 import { formatKey, type ObjectKey } from '../kube/object-key'
-import type { ResourceType } from '../kube/resource'
+import type { KubeObject, ResourceType } from '../kube/resource'
 import { addHealthRoutes, type ReadinessChecks } from '../observability/health'
 import type { Logger } from '../observability/logger'
 import type { RuntimeMetrics } from '../observability/runtime-metrics'
@@ -50,8 +50,12 @@ export function createReconcileApp(deps: ReconcileAppDeps): Hono {
   const app = new Hono()
   addHealthRoutes(app, { registry: deps.registry, ready: deps.ready ?? {} })
 
-  async function runKey(key: ObjectKey, failures: Failure[]): Promise<RunOutcome> {
-    const outcome = await deps.runner.run(key)
+  async function runKey(
+    key: ObjectKey,
+    failures: Failure[],
+    observed?: KubeObject,
+  ): Promise<RunOutcome> {
+    const outcome = await deps.runner.run(key, observed)
     if (outcome.type === 'retry') {
       failures.push({ key: formatKey(key), reason: outcome.reason, afterMs: outcome.afterMs })
     }
@@ -67,7 +71,8 @@ export function createReconcileApp(deps: ReconcileAppDeps): Hono {
         types: deps.reconciled,
         log: deps.log,
         namespace: deps.namespace,
-        enqueue: (key) => pool.submit(async () => void (await runKey(key, failures))),
+        enqueue: (key, listed) =>
+          pool.submit(async () => void (await runKey(key, failures, listed))),
       })
       await pool.drain()
       for (const kind of report.failedKinds) {

@@ -1,17 +1,19 @@
 /**
  * @module The in-process transport (npm run dev, single-replica installs): watch sources feed
  * mapped keys into a coalescing queue whose workers run the runner; a sweep timer re-enqueues every
- * object. Event delivery can be switched off to run on the sweep alone, or wrapped (chaos tests drop,
- * duplicate and reorder changes there, where watch events become keys).
+ * object. A key for the changed (or listed) object itself carries that object, so its reconcile
+ * need not read it again. Event delivery can be switched off to run on the sweep alone, or wrapped
+ * (chaos tests drop, duplicate and reorder changes there, where watch events become keys).
  */
 import { errorMessage } from '../errors'
 import type { KubeClient } from '../kube/kube-client'
-import { formatKey } from '../kube/object-key'
+import { formatKey, type ObjectKey } from '../kube/object-key'
 import type { KubeObject, ResourceType } from '../kube/resource'
 import type { Logger } from '../observability/logger'
 import type { RuntimeMetrics } from '../observability/runtime-metrics'
 import { type CoalescingQueue, createCoalescingQueue } from './coalescing-queue'
 import { type EventMapper, mapChange } from './event-mapping'
+import { changeFilterFor } from './heartbeat-filter'
 import { inNamespaceScope } from './namespace-scope'
 import { type Runner, requeueDelay } from './run-outcome'
 import { type SweepReport, startSweepTimer, sweep } from './sweep'
@@ -74,8 +76,8 @@ export function startInProcessBus(options: InProcessBusOptions): InProcessBus {
   const queue = createCoalescingQueue({
     concurrency: options.concurrency ?? 4,
     timers: options.timers,
-    handler: async (key) => {
-      const delay = requeueDelay(await options.runner.run(key))
+    handler: async (key, observed) => {
+      const delay = requeueDelay(await options.runner.run(key, observed))
       return delay === undefined ? undefined : { requeueAfterMs: delay }
     },
     onError: (key, error) =>
@@ -83,20 +85,28 @@ export function startInProcessBus(options: InProcessBusOptions): InProcessBus {
     onDepth: (depth) => metrics?.queueDepth.set({ queue: 'in-process' }, depth),
   })
 
-  const deliverChange: ChangeDelivery = ({ type, obj }) => {
+  const reconciled = new Set(options.reconciled.map((t) => t.kind))
+  const deliverChange: ChangeDelivery = ({ type, obj, change }) => {
     metrics?.hints.inc({ transport: 'watch' })
-    mapChange(options.mappers, { kind: type.kind, obj }, kube).then(
+    // The object itself, for its own key: as current as anything a GET would return now.
+    const own = change !== 'DELETED' && reconciled.has(type.kind) ? obj : undefined
+    mapChange(options.mappers, { kind: type.kind, obj, change }, kube).then(
       (keys) => {
-        for (const key of keys) if (inNamespaceScope(key, options.namespace)) queue.add(key)
+        for (const key of keys) {
+          if (!inNamespaceScope(key, options.namespace)) continue
+          queue.add(key, 0, own && isKeyOf(key, type, own) ? own : undefined)
+        }
       },
       (error: unknown) => log.warn({ err: errorMessage(error) }, 'mapping a change failed'),
     )
   }
   const deliver = options.interceptChanges?.(deliverChange) ?? deliverChange
 
+  const events = options.events ?? true
   const sources: WatchSource[] = []
-  if (options.events ?? true) {
+  if (events) {
     for (const type of options.watched) {
+      const filter = changeFilterFor(type)
       sources.push(
         startWatchSource({
           kube,
@@ -106,7 +116,10 @@ export function startInProcessBus(options: InProcessBusOptions): InProcessBus {
           log,
           ...(options.watchdogMs ? { watchdogMs: options.watchdogMs } : {}),
           onRestart: (cause) => metrics?.watchRestarts.inc({ resource: type.plural, cause }),
-          onChange: (obj, change) => deliver({ type, obj, change }),
+          onRelist: () => filter?.reset(),
+          onChange: (obj, change) => {
+            if (!filter || filter.admit(obj, change)) deliver({ type, obj, change })
+          },
         }),
       )
     }
@@ -116,6 +129,8 @@ export function startInProcessBus(options: InProcessBusOptions): InProcessBus {
     options.sweepPeriodMs > 0
       ? startSweepTimer({
           periodMs: options.sweepPeriodMs,
+          // The watches' first lists already enqueue every object: sweep one period later.
+          delayFirst: events && options.watched.length > 0,
           timers: options.timers,
           run: async () => {
             const report = await sweep({
@@ -123,7 +138,7 @@ export function startInProcessBus(options: InProcessBusOptions): InProcessBus {
               types: options.reconciled,
               log,
               namespace: options.namespace,
-              enqueue: (key) => queue.add(key),
+              enqueue: (key, listed) => queue.add(key, 0, listed),
             })
             options.onSweep?.(report)
           },
@@ -141,4 +156,13 @@ export function startInProcessBus(options: InProcessBusOptions): InProcessBus {
       await queue.stop()
     },
   }
+}
+
+/** Whether `key` names `obj` as a `type` (the key a self mapping produced for it). */
+function isKeyOf(key: ObjectKey, type: ResourceType, obj: KubeObject): boolean {
+  return (
+    key.kind === type.kind &&
+    key.name === obj.metadata?.name &&
+    (key.namespace ?? '') === (obj.metadata?.namespace ?? '')
+  )
 }

@@ -4,6 +4,7 @@
  * controller.
  */
 import type { ObjectKey } from '../kube/object-key'
+import type { KubeObject } from '../kube/resource'
 
 /** The outcome of one run, for transports (queue, HTTP status, JetStream ack/nak). */
 export type RunOutcome =
@@ -20,7 +21,8 @@ export type RunOutcome =
 
 /** Runs keys; safe to call for the same key concurrently (reconciles are idempotent). */
 export interface Runner {
-  run(key: ObjectKey): Promise<RunOutcome>
+  /** Runs `key`; `observed` is the object its list or watch event delivered, if any. */
+  run(key: ObjectKey, observed?: KubeObject): Promise<RunOutcome>
   /** The kinds this runner reconciles. */
   kinds(): string[]
 }

@@ -1,12 +1,13 @@
 /**
- * @module The sweep: lists every object of each kind page by page and enqueues its key. It bounds
- * how long a lost event can delay convergence. Memory holds one page at a time, never the fleet.
+ * @module The sweep: lists every object of each kind page by page and enqueues its key with the
+ * listed object, so a reconcile need not read it again. It bounds how long a lost event can delay
+ * convergence. Memory holds one page at a time, never the fleet.
  */
 import { errorMessage } from '../errors'
 import type { KubeClient } from '../kube/kube-client'
 import { keyOf, type ObjectKey } from '../kube/object-key'
 import { listPages } from '../kube/paged-list'
-import type { ResourceType } from '../kube/resource'
+import type { KubeObject, ResourceType } from '../kube/resource'
 import type { Logger } from '../observability/logger'
 import type { Timers } from './timers'
 
@@ -14,8 +15,8 @@ import type { Timers } from './timers'
 export interface SweepOptions {
   kube: KubeClient
   types: readonly ResourceType[]
-  /** Receives each key; awaited, so a publisher can apply backpressure. */
-  enqueue: (key: ObjectKey) => void | Promise<void>
+  /** Receives each key and its listed object; awaited, so a consumer can apply backpressure. */
+  enqueue: (key: ObjectKey, listed: KubeObject) => void | Promise<void>
   log: Logger
   pageSize?: number
   namespace?: string | undefined
@@ -42,7 +43,7 @@ export async function sweep(options: SweepOptions): Promise<SweepReport> {
         for (const obj of page.items) {
           const key = keyOf(type.kind, obj)
           if (!key) continue
-          await options.enqueue(key)
+          await options.enqueue(key, obj)
           report.keys++
         }
       }
@@ -56,13 +57,15 @@ export async function sweep(options: SweepOptions): Promise<SweepReport> {
 }
 
 /**
- * Runs `run` every `periodMs` (the first run right away), never two at once: a sweep slower than
- * its period delays the next one instead of piling up. Returns a stop function.
+ * Runs `run` every `periodMs` (the first run right away, or after one period with `delayFirst`),
+ * never two at once: a sweep slower than its period delays the next one instead of piling up.
+ * Returns a stop function.
  */
 export function startSweepTimer(options: {
   periodMs: number
   timers: Timers
   run: () => Promise<unknown>
+  delayFirst?: boolean
 }): () => void {
   let stopped = false
   let cancel = () => {}
@@ -71,7 +74,8 @@ export function startSweepTimer(options: {
     await options.run().catch(() => undefined)
     if (!stopped) cancel = options.timers.setTimer(options.periodMs, () => void tick())
   }
-  void tick()
+  if (options.delayFirst) cancel = options.timers.setTimer(options.periodMs, () => void tick())
+  else void tick()
   return () => {
     stopped = true
     cancel()

@@ -7,6 +7,7 @@ import type { KubeClient } from '../../kube/kube-client'
 import type { ResourceType } from '../../kube/resource'
 import type { Logger } from '../../observability/logger'
 import { type EventMapper, mapChange } from '../event-mapping'
+import { changeFilterFor } from '../heartbeat-filter'
 import { inNamespaceScope } from '../namespace-scope'
 import type { Timers } from '../timers'
 import { startWatchSource, type WatchSource } from '../watch-source'
@@ -30,16 +31,19 @@ export function startWatchBridge(options: {
   watchdogMs?: number
 }): WatchBridge {
   const { kube, log } = options
-  const sources: WatchSource[] = options.watched.map((type) =>
-    startWatchSource({
+  const sources: WatchSource[] = options.watched.map((type) => {
+    const filter = changeFilterFor(type)
+    return startWatchSource({
       kube,
       type,
       namespace: options.namespace,
       timers: options.timers,
       log,
       ...(options.watchdogMs ? { watchdogMs: options.watchdogMs } : {}),
-      onChange: (obj) => {
-        mapChange(options.mappers, { kind: type.kind, obj }, kube)
+      onRelist: () => filter?.reset(),
+      onChange: (obj, change) => {
+        if (filter && !filter.admit(obj, change)) return
+        mapChange(options.mappers, { kind: type.kind, obj, change }, kube)
           .then((keys) =>
             Promise.all(
               keys
@@ -51,8 +55,8 @@ export function startWatchBridge(options: {
             log.warn({ err: errorMessage(error) }, 'publishing a hint failed'),
           )
       },
-    }),
-  )
+    })
+  })
   return {
     async ready() {
       await Promise.all(sources.map((s) => s.ready()))

@@ -10,6 +10,7 @@ import { defaultJetStreamConfig, ensureJetStream } from '../../bus/jetstream/set
 import { type SweepReport, sweep } from '../../bus/sweep'
 import type { RuntimeDeps, RuntimeSettings } from '../../deps'
 import type { ObjectKey } from '../../kube/object-key'
+import type { KubeObject } from '../../kube/resource'
 import { createPool } from '../../pool'
 import type { Controller, ReconcileDeps } from '../../reconcile/runtime/controller'
 import { createRunner } from '../../reconcile/runtime/runner'
@@ -40,7 +41,8 @@ export async function sweepOnce(
   }
   const runner = createRunner({ controllers, deps, metrics: deps.metrics })
   const pool = createPool(settings.concurrency)
-  const enqueue = (key: ObjectKey) => pool.submit(async () => void (await runner.run(key)))
+  const enqueue = (key: ObjectKey, listed: KubeObject) =>
+    pool.submit(async () => void (await runner.run(key, listed)))
   const report = await sweep({
     kube: deps.kube,
     types,

@@ -26,9 +26,31 @@ function result(node: ObservedNode, providerID: string): ProviderResult {
 
 /** Creates the actuator over `nodes` (implemented by the caller with its Kubernetes client). */
 export function createKwokActuator(nodes: NodeWriter): Actuator {
+  // The Node read by one reconcile's calls (`exists` then `update` ask for the same Node), keyed
+  // by that reconcile's context: gone with it, so the next reconcile reads afresh.
+  const reads = new WeakMap<ActuatorContext, Map<string, Promise<ObservedNode | undefined>>>()
+  function readNode(ctx: ActuatorContext, name: string): Promise<ObservedNode | undefined> {
+    const byName = reads.get(ctx) ?? new Map<string, Promise<ObservedNode | undefined>>()
+    reads.set(ctx, byName)
+    let read = byName.get(name)
+    if (!read) {
+      read = nodes.getNode(name)
+      read.catch(() => byName.delete(name))
+      byName.set(name, read)
+    }
+    return read
+  }
+  /** Forgets what this reconcile read of a Node it is about to write. */
+  function forget(ctx: ActuatorContext, name: string): void {
+    reads.get(ctx)?.delete(name)
+  }
+
   /** The Machine's Node if it exists, belongs to this Machine (UID) and is not going away. */
-  async function own(machine: ActuatorMachine): Promise<ObservedNode | undefined> {
-    const node = await nodes.getNode(kwokNodeName(machine))
+  async function own(
+    ctx: ActuatorContext,
+    machine: ActuatorMachine,
+  ): Promise<ObservedNode | undefined> {
+    const node = await readNode(ctx, kwokNodeName(machine))
     if (!node || node.labels[kwokKeys.machineUid] !== machine.metadata.uid) return undefined
     return node.deleting ? undefined : node
   }
@@ -43,14 +65,15 @@ export function createKwokActuator(nodes: NodeWriter): Actuator {
   }
 
   return {
-    async exists(_ctx, machine) {
-      return (await own(machine)) !== undefined
+    async exists(ctx, machine) {
+      return (await own(ctx, machine)) !== undefined
     },
 
     async create(ctx: ActuatorContext, machine) {
       const spec = parseProviderSpec(kwokProviderSpecSchema, ctx.providerSpec)
       validName(machine)
       const desired = simulatedNode(machine, spec)
+      forget(ctx, desired.name)
       const created = await nodes.createNode(desired)
       const node = await nodes.getNode(desired.name)
       if (!node || node.deleting || node.labels[kwokKeys.machineUid] !== machine.metadata.uid) {
@@ -66,8 +89,8 @@ export function createKwokActuator(nodes: NodeWriter): Actuator {
       return result(node, desired.providerID)
     },
 
-    async update(_ctx, machine) {
-      const node = await own(machine)
+    async update(ctx, machine) {
+      const node = await own(ctx, machine)
       if (!node) {
         throw new NotFoundError(`kwok Node ${kwokNodeName(machine)} no longer exists`, {
           reason: 'InstanceNotFound',
@@ -78,9 +101,10 @@ export function createKwokActuator(nodes: NodeWriter): Actuator {
 
     async delete(ctx, machine) {
       const name = kwokNodeName(machine)
-      const node = await nodes.getNode(name)
+      const node = await readNode(ctx, name)
       // A same-named Node of another Machine is not ours to delete.
       if (!node || node.labels[kwokKeys.machineUid] !== machine.metadata.uid) return { done: true }
+      forget(ctx, name)
       if (!node.deleting) {
         await nodes.deleteNode(name)
         ctx.events.record('Normal', 'SimulatedNodeDeleted', `Deleted kwok Node ${name}`)

@@ -1,12 +1,13 @@
 /**
- * @module The reconcile contract every kind plugs into: `reconcile(deps, key) -> { requeueAfterMs? }`.
- * A kind registers a Controller; transports only ever hand keys to the runner.
+ * @module The reconcile contract every kind plugs into:
+ * `reconcile(deps, key, observed?) -> { requeueAfterMs? }`. A kind registers a Controller;
+ * transports hand keys to the runner, with the object when their list or watch event carried it.
  */
 
 import type { Clock } from '../../clock'
 import type { KubeClient } from '../../kube/kube-client'
 import type { ObjectKey } from '../../kube/object-key'
-import type { ResourceType } from '../../kube/resource'
+import type { KubeObject, ResourceType } from '../../kube/resource'
 import type { Logger } from '../../observability/logger'
 
 /** What a reconcile returns: when to look again, if a timer is pending. No boolean "requeue". */
@@ -41,8 +42,13 @@ export interface Controller<D extends ReconcileDeps = ReconcileDeps> {
   /**
    * Reads fresh state for `key`, plans, acts idempotently, writes status last. Throws
    * TransientError / PermanentError (or lets KubeApiError through); never sleeps or polls.
+   *
+   * `observed`, when given, is the object as the triggering list or watch event delivered it
+   * (same kind and key). A controller may decide from it instead of a GET, but it may be stale:
+   * every write must carry its resourceVersion, and a controller that acts on it should read
+   * fresh first. A Conflict from a run given `observed` is retried at once without it.
    */
-  reconcile(deps: D, key: ObjectKey): Promise<ReconcileResult>
+  reconcile(deps: D, key: ObjectKey, observed?: KubeObject): Promise<ReconcileResult>
 }
 
 /** The `--controllers` name of a kind: its lowercase kind (`machinehealthcheck`). */

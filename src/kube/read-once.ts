@@ -1,0 +1,78 @@
+/**
+ * @module A KubeClient for one reconcile that reads each object at most once: a second GET of an
+ * object returns what the first one (or a write of that object) returned. Several phases of one
+ * reconcile can then each ask for, say, the Machine's Node (the kwok provider's instance check,
+ * the Node link) without paying a request each. It lives for one invocation and is dropped with
+ * it, so every reconcile still starts from fresh state; nothing is cached across reconciles.
+ */
+import type { KubeClient } from './kube-client'
+import type { KubeObject, ObjectRef, ResourceType } from './resource'
+
+function slot(type: ResourceType, ref: ObjectRef): string {
+  const namespace = type.namespaced ? (ref.namespace ?? '') : ''
+  return `${type.group}/${type.plural}/${namespace}/${ref.name}`
+}
+
+function refOf(obj: KubeObject): ObjectRef {
+  return { namespace: obj.metadata?.namespace, name: obj.metadata?.name ?? '' }
+}
+
+/**
+ * Wraps `kube` for one invocation. Writes go through and update what later reads see: a patch
+ * (of the object or its status), apply or create remembers the object the apiserver answered; a
+ * delete or any other subresource write forgets it, so the next read asks again. Lists, watches,
+ * evictions and Events are not affected.
+ */
+export function readOnce(kube: KubeClient): KubeClient {
+  const reads = new Map<string, Promise<KubeObject | undefined>>()
+  function remember<T extends KubeObject>(
+    type: ResourceType,
+    ref: ObjectRef,
+    write: Promise<T>,
+    keep = true,
+  ): Promise<T> {
+    const key = slot(type, ref)
+    reads.delete(key)
+    return write.then((written) => {
+      if (keep) reads.set(key, Promise.resolve(written))
+      return written
+    })
+  }
+  return {
+    get<T extends KubeObject>(type: ResourceType, ref: ObjectRef) {
+      const key = slot(type, ref)
+      let read = reads.get(key)
+      if (!read) {
+        read = kube.get(type, ref)
+        // A failed read is not remembered: the next caller asks again.
+        read.catch(() => reads.delete(key))
+        reads.set(key, read)
+      }
+      return read as Promise<T | undefined>
+    },
+    list: (type, options) => kube.list(type, options),
+    create: (type, obj) => remember(type, refOf(obj), kube.create(type, obj)),
+    mergePatch: (type, ref, patch, options) =>
+      remember(
+        type,
+        ref,
+        kube.mergePatch(type, ref, patch, options),
+        (options?.subresource ?? 'status') === 'status',
+      ),
+    apply: (type, obj, options) =>
+      remember(
+        type,
+        refOf(obj),
+        kube.apply(type, obj, options),
+        (options.subresource ?? 'status') === 'status',
+      ),
+    delete: (type, ref, options) => {
+      reads.delete(slot(type, ref))
+      return kube.delete(type, ref, options).finally(() => reads.delete(slot(type, ref)))
+    },
+    evict: (ref, options) => kube.evict(ref, options),
+    recordEvent: (event) => kube.recordEvent(event),
+    watch: (type, options, onEvent) => kube.watch(type, options, onEvent),
+    close: () => kube.close(),
+  }
+}
