@@ -3,6 +3,7 @@
  * common shapes the apiserver sends, so each is checked by hand first (no allocation beyond the
  * result); anything else goes to the zod schemas in review.ts, which decide and word the 400.
  */
+import type { z } from 'zod'
 import {
   type AdmissionRequest,
   admissionReviewSchema,
@@ -18,22 +19,26 @@ const OPERATIONS = new Set(['CREATE', 'UPDATE', 'DELETE', 'CONNECT'])
 
 /** The request of an AdmissionReview v1, as admissionReviewSchema would return it. */
 export function parseAdmissionReview(body: unknown): Parsed<AdmissionRequest> {
-  const fast = fastAdmissionRequest(body)
-  if (fast !== undefined) return { ok: true, request: fast }
-  const parsed = admissionReviewSchema.safeParse(body)
-  return parsed.success
-    ? { ok: true, request: parsed.data.request }
-    : { ok: false, error: `not an AdmissionReview v1: ${describeIssues(parsed.error)}` }
+  return parseReview(body, fastAdmissionRequest, admissionReviewSchema, 'an AdmissionReview v1')
 }
 
 /** The request of a ConversionReview v1, as conversionReviewSchema would return it. */
 export function parseConversionReview(body: unknown): Parsed<ConversionRequest> {
-  const fast = fastConversionRequest(body)
-  if (fast !== undefined) return { ok: true, request: fast }
-  const parsed = conversionReviewSchema.safeParse(body)
+  return parseReview(body, fastConversionRequest, conversionReviewSchema, 'a ConversionReview v1')
+}
+
+function parseReview<T>(
+  body: unknown,
+  fast: (body: unknown) => T | undefined,
+  schema: z.ZodType<{ request: T }>,
+  what: string,
+): Parsed<T> {
+  const request = fast(body)
+  if (request !== undefined) return { ok: true, request }
+  const parsed = schema.safeParse(body)
   return parsed.success
     ? { ok: true, request: parsed.data.request }
-    : { ok: false, error: `not a ConversionReview v1: ${describeIssues(parsed.error)}` }
+    : { ok: false, error: `not ${what}: ${describeIssues(parsed.error)}` }
 }
 
 type Raw = Record<string, unknown>

@@ -10,6 +10,7 @@ import type { Bench, BenchEnv, BenchReport, Measurement } from './lib/bench'
 import { type LoadResult, runLoad } from './lib/http-load'
 import { postJson } from './lib/http-post'
 import { measurement } from './lib/measurement'
+import { processCpuMs } from './lib/process-cpu'
 import { admissionReviews, conversionReview, conversionReviewDown } from './lib/review-bodies'
 import {
   type Certificates,
@@ -139,6 +140,8 @@ async function measureAll(
 ): Promise<BenchReport> {
   const durationSeconds = env.options.quick ? 2 : 5
   const load = async (server: HttpsChild, endpoint: Endpoint, seconds: number, path?: string) => {
+    const pid = server.process.child.pid ?? 0
+    const cpuBefore = processCpuMs(pid)
     const result = await runLoad({
       url: `${server.url}${path ?? endpoint.path}`,
       bodies: endpoint.bodies,
@@ -149,7 +152,7 @@ async function measureAll(
     if (result.errors > 0) {
       throw new Error(`${endpoint.name}: ${result.errors} errors or non-2xx answers under load`)
     }
-    return result
+    return { ...result, cpuMsPerRequest: (processCpuMs(pid) - cpuBefore) / result.requests }
   }
   const measurements: Measurement[] = []
   const details: Record<string, unknown> = {
@@ -162,9 +165,9 @@ async function measureAll(
     // Warm both (JIT, TLS session, lazy imports) so the first run is not an outlier.
     await load(webhook, endpoint, 1)
     await load(constant, endpoint, 1)
-    const real: LoadResult[] = []
-    const limit: LoadResult[] = []
-    const sameSize: LoadResult[] = []
+    const real: MeasuredLoad[] = []
+    const limit: MeasuredLoad[] = []
+    const sameSize: MeasuredLoad[] = []
     for (let run = 0; run < env.options.runs; run++) {
       real.push(await load(webhook, endpoint, durationSeconds))
       limit.push(await load(constant, endpoint, durationSeconds))
@@ -189,6 +192,11 @@ async function measureAll(
           },
           'the constant server answers with the bytes the webhook answers: what is left is the handler',
         ),
+        measurement(
+          `${endpoint.name} CPU per request, same-size limit / webhook`,
+          'ratio',
+          real.map((r, i) => (sameSize[i]?.cpuMsPerRequest ?? 0) / r.cpuMsPerRequest),
+        ),
       )
     }
     details[endpoint.name] = { webhook: real, constant: limit, constantSameSize: sameSize }
@@ -198,8 +206,11 @@ async function measureAll(
 
 const fixed = 'fixed answer, same stack'
 
-function figures(name: string, real: LoadResult[], limit: LoadResult[]): Measurement[] {
-  const pick = (list: LoadResult[], key: keyof LoadResult) => list.map((r) => r[key])
+/** One load run and the server's CPU milliseconds per request during it. */
+type MeasuredLoad = LoadResult & { cpuMsPerRequest: number }
+
+function figures(name: string, real: MeasuredLoad[], limit: MeasuredLoad[]): Measurement[] {
+  const pick = (list: MeasuredLoad[], key: keyof MeasuredLoad) => list.map((r) => r[key])
   const latency = (key: 'p50' | 'p99' | 'max') =>
     measurement(`${name} ${key} latency`, 'ms', pick(real, key), {
       name: fixed,
@@ -215,6 +226,14 @@ function figures(name: string, real: LoadResult[], limit: LoadResult[]): Measure
       pick(real, 'rps'),
       { name: fixed, samples: pick(limit, 'rps') },
       `${CONNECTIONS} connections; ratio < 1 means slower than the limit`,
+    ),
+    // Inverted (limit / webhook) so it reads like the throughput ratio, and holds on a loaded machine.
+    measurement(
+      `${name} CPU per request, limit / webhook`,
+      'ratio',
+      real.map((r, i) => (limit[i]?.cpuMsPerRequest ?? 0) / r.cpuMsPerRequest),
+      undefined,
+      'server CPU ms per request from /proc; what the throughput ratio would be with a core each',
     ),
   ]
 }

@@ -5,17 +5,19 @@
 import { build } from 'esbuild'
 import { describe, expect, it } from 'vitest'
 
+// What scripts/build.mjs passes esbuild, minus what does not change which inputs are bundled.
+const buildOptions = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  write: false,
+  metafile: true,
+  logLevel: 'silent',
+} as const
+
 async function bundledInputs(entry: string): Promise<string[]> {
-  const result = await build({
-    entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-  })
+  const result = await build({ ...buildOptions, entryPoints: [entry] })
   return Object.keys(result.metafile.inputs)
 }
 
@@ -25,16 +27,10 @@ async function bundledInputs(entry: string): Promise<string[]> {
  */
 async function startInputs(entry: string): Promise<string[]> {
   const result = await build({
+    ...buildOptions,
     entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
     splitting: true,
     outdir: 'dist-test',
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
   })
   const outputs = result.metafile.outputs
   const start = Object.keys(outputs).find((o) => outputs[o]?.entryPoint === entry) ?? ''

@@ -1,0 +1,19 @@
+/**
+ * @module CPU time a running child process has used so far (user + system), from
+ * /proc/<pid>/stat (Linux). Load on a shared machine changes how much CPU a process gets, not how
+ * much it needs per request: CPU per request is the steadier figure there.
+ */
+import { readFileSync } from 'node:fs'
+
+// USER_HZ: the unit of utime and stime in /proc/<pid>/stat; 100 on every Linux the bench runs on.
+const TICKS_PER_SECOND = 100
+
+/** Milliseconds of CPU `pid` has used (its own threads, not children). */
+export function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  // Fields after the command name (which may hold spaces) start after its closing parenthesis.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  const utime = Number(fields[11])
+  const stime = Number(fields[12])
+  return ((utime + stime) * 1000) / TICKS_PER_SECOND
+}
