@@ -42,7 +42,10 @@ async function askProvider(
       providerSpec: machineClass.spec.providerSpec,
       credentialsSecretRef: machineClass.spec.credentialsSecretRef,
       secrets: namespacedSecretReader(deps.kube, machineClass.metadata.namespace ?? ''),
-      signal: AbortSignal.timeout(callTimeoutMs),
+      // The reconcile's own deadline too, so an abandoned reconcile stops asking.
+      signal: deps.signal
+        ? AbortSignal.any([deps.signal, AbortSignal.timeout(callTimeoutMs)])
+        : AbortSignal.timeout(callTimeoutMs),
     })
     return { type: 'known', result }
   } catch (error) {

@@ -15,7 +15,7 @@ import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
 import { kwokProviderSpecSchema } from '../../../src/providers/kwok/spec'
 import type { MachineDeploymentObject } from '../../../src/reconcile/machine-deployment/machine-sets'
-import { waitFor } from '../../harness/kube'
+import { testNamespace, waitFor } from '../../harness/kube'
 import { useFileNamespace, useMachineApi } from '../../harness/machine-api'
 import { fullStackKube, startFullStack } from '../full-stack/fixture'
 import { deploymentState, isRunningMachine, machinesOf } from '../full-stack/objects'
@@ -201,6 +201,29 @@ describe('cluster-autoscaler (clusterapi provider, CAPI_GROUP=machine-api.dev)',
     const [survivor] = await runningMachines(1)
     expect(survivor?.metadata.name).toBe(machines[0]?.metadata.name)
     expect(await scaleReplicas('zero')).toBe(1)
+  })
+
+  it('tells equally named Machines of two namespaces apart by the provider ID after its last /', async () => {
+    const other = await testNamespace(api().kc, 'autoscaler-b')
+    await startFullStack(kube, ns())
+    await startFullStack(kube, other)
+    const machine = (namespace: string): KubeObject => ({
+      apiVersion: 'machine-api.dev/v1beta1',
+      kind: 'Machine',
+      metadata: { namespace, name: 'worker' },
+      spec: { providerSpec: { provider: 'kwok', value: {} }, nodeDeletionTimeout: '10s' },
+    })
+    await kube.create(machineApiTypes.machine, machine(ns()))
+    await kube.create(machineApiTypes.machine, machine(other))
+    const ids = await waitFor('both Machines Running', async () => {
+      const both = [...(await machinesOf(kube, ns())), ...(await machinesOf(kube, other))]
+      return (
+        both.length === 2 &&
+        both.every(isRunningMachine) &&
+        both.map((m) => m.spec?.providerID ?? '')
+      )
+    })
+    expect(new Set(ids.map(normalizedProviderID)).size).toBe(2)
   })
 
   it('shows a rollout through the deployment-name label and revisions, and honours cluster.x-k8s.io/paused', async () => {
