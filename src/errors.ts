@@ -1,38 +1,51 @@
 /**
- * @module Typed reconcile errors. Boundaries (kube, providers) throw these or values that the
- * runner classifies; the runner alone decides what each one means for retries.
+ * @module The one error hierarchy (Kopf style). Boundaries (kube, providers) throw these; the
+ * runner alone decides what each one means for retries. A transient error carries its retry
+ * delay; a permanent error says what the user must fix. Messages reach conditions and Events:
+ * never put secrets in them.
  */
 
-/** A failure that may go away by itself: retried with per-key exponential backoff. */
-export class TransientError extends Error {
-  override readonly name = 'TransientError'
-  /** A machine-readable cause (e.g. `TooManyRequests`), used as a metric label. */
-  readonly reason: string
+/** Options of a transient error. */
+export interface TransientOptions {
+  /** A machine-readable cause (e.g. `Throttled`), used as a condition reason and metric label. */
+  reason?: string
   /** The delay the caller asks for; the runner's backoff applies when absent. */
+  retryAfterMs?: number | undefined
+  cause?: unknown
+}
+
+/** A failure that may go away by itself: retried after its delay, or with per-key backoff. */
+export class TransientError extends Error {
+  override readonly name: string = 'TransientError'
+  readonly reason: string
   readonly retryAfterMs: number | undefined
 
-  constructor(
-    message: string,
-    options: { reason?: string; retryAfterMs?: number; cause?: unknown } = {},
-  ) {
-    super(message, { cause: options.cause })
+  constructor(message: string, options: TransientOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
     this.reason = options.reason ?? 'Transient'
     this.retryAfterMs = options.retryAfterMs
   }
 }
 
 /**
- * A failure that retrying cannot fix (invalid configuration). The runner records it on the object
- * as a condition and an Event and does not retry it until the object's generation changes.
+ * A failure that retrying cannot fix (invalid configuration). It becomes a condition and an Event
+ * and is not retried until what it names (the object's spec, a Secret, a class) changes.
  */
 export class PermanentError extends Error {
-  override readonly name = 'PermanentError'
+  override readonly name: string = 'PermanentError'
   /** A CamelCase reason a human can act on; it becomes the condition and Event reason. */
   readonly reason: string
+  /** The spec field at fault, as a dotted path (`ami.id`), when known. */
+  readonly field: string | undefined
 
-  constructor(reason: string, message: string, options: { cause?: unknown } = {}) {
-    super(message, { cause: options.cause })
+  constructor(
+    reason: string,
+    message: string,
+    options: { field?: string | undefined; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
     this.reason = reason
+    this.field = options.field
   }
 }
 

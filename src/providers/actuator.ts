@@ -116,7 +116,7 @@ export interface ActuatorContext {
 
 /**
  * The provider port. Every method is idempotent and may run concurrently with itself for the same
- * Machine; failures are thrown as `ProviderError`s (see `./errors`).
+ * Machine; failures are thrown as the typed errors of `src/errors.ts` (kinds in `./errors`).
  */
 export interface Actuator {
   /** Whether live infrastructure backs the Machine (found by providerID, else by Machine UID). */

@@ -8,6 +8,7 @@ import {
   RunInstancesCommand,
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2'
+import { TransientError } from '../../errors'
 import type {
   Actuator,
   ActuatorContext,
@@ -15,7 +16,7 @@ import type {
   DeleteResult,
   ProviderResult,
 } from '../actuator'
-import { InvalidConfigurationError, NotFoundError, TransientError } from '../errors'
+import { InvalidConfigurationError, NotFoundError } from '../errors'
 import { parseProviderSpec } from '../spec'
 import type { ClientPool } from './client-pool'
 import { classifyAwsError, isInstanceNotFound } from './errors'

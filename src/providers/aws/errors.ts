@@ -2,13 +2,14 @@
  * @module Classifies EC2 failures by AWS error name into provider error kinds. The one place that
  * knows EC2 error codes: https://docs.aws.amazon.com/AWSEC2/latest/APIReference/errors-overview.html
  */
+import type { PermanentError } from '../../errors'
+import { TransientError } from '../../errors'
 import {
   CapacityError,
+  defaultRetryAfterMs,
   InvalidConfigurationError,
   NotFoundError,
-  type ProviderError,
   ThrottledError,
-  TransientError,
 } from '../errors'
 
 /** Invalid-configuration codes and the spec field each one points at. */
@@ -100,11 +101,15 @@ function summary(error: unknown, name: string): Record<string, unknown> {
 }
 
 /**
- * Maps any error from an EC2 call to a ProviderError. Unknown errors (network, 5xx, SDK bugs)
+ * Maps any error from an EC2 call to a provider error kind. Unknown errors (network, 5xx, SDK bugs)
  * become TransientError, so they are retried with backoff rather than failing a Machine for good.
  * `field` overrides the spec field for calls that concern one field (e.g. `ami.id`).
  */
-export function classifyAwsError(error: unknown, operation: string, field?: string): ProviderError {
+export function classifyAwsError(
+  error: unknown,
+  operation: string,
+  field?: string,
+): TransientError | PermanentError {
   const name = awsErrorName(error) ?? 'Unknown'
   const detail = error instanceof Error ? error.message : String(error)
   const message = `EC2 ${operation}: ${name}: ${detail}`
@@ -130,7 +135,11 @@ export function classifyAwsError(error: unknown, operation: string, field?: stri
   if (notFound.has(name)) return new NotFoundError(message, { reason: 'InstanceNotFound', cause })
   // IdempotentParameterMismatch: an earlier attempt for this Machine launched with other
   // parameters (the spec changed mid-create); the next `exists` finds that instance by tag.
-  return new TransientError(message, { reason: name === 'Unknown' ? 'EC2Error' : name, cause })
+  return new TransientError(message, {
+    reason: name === 'Unknown' ? 'EC2Error' : name,
+    retryAfterMs: defaultRetryAfterMs.Transient,
+    cause,
+  })
 }
 
 /** Whether `error` is EC2's "no such instance" (often eventual consistency right after launch). */

@@ -2,8 +2,10 @@
  * @module Reads the credentials and user data Secrets of an `aws` Machine. Values go straight into
  * the SDK; they are never logged, put in Events, errors or status.
  */
+
+import { TransientError } from '../../errors'
 import type { ActuatorContext, SecretRef } from '../actuator'
-import { InvalidConfigurationError, TransientError } from '../errors'
+import { InvalidConfigurationError } from '../errors'
 import type { AwsCredentials } from './client-pool'
 import type { AwsProviderSpec } from './spec'
 

@@ -2,8 +2,10 @@
  * @module The `kwok` actuator: a Machine's "instance" is a Node object that kwok keeps Ready.
  * Nothing runs anywhere; providerStatus says `simulated: true` so nobody mistakes it for a VM.
  */
+
+import { TransientError } from '../../errors'
 import type { Actuator, ActuatorContext, ActuatorMachine, ProviderResult } from '../actuator'
-import { InvalidConfigurationError, NotFoundError, TransientError } from '../errors'
+import { InvalidConfigurationError, NotFoundError } from '../errors'
 import { parseProviderSpec } from '../spec'
 import { kwokKeys, kwokNodeName, simulatedNode } from './node'
 import type { NodeWriter, ObservedNode } from './node-writer'

@@ -9,9 +9,9 @@
 import { isDeepStrictEqual } from 'node:util'
 import { machineApiTypes } from '../../api/resource-types'
 import type { MachineClass } from '../../api/v1beta1/machine-class'
+import { PermanentError, TransientError } from '../../errors'
 import type { ObjectKey } from '../../kube/object-key'
 import type { KubeObject } from '../../kube/resource'
-import { ProviderError } from '../../providers/errors'
 import type { ProviderRegistry } from '../../providers/registry'
 import { namespacedSecretReader } from '../../providers/secret-reader'
 import type { Controller, ReconcileDeps, ReconcileResult } from '../runtime/controller'
@@ -49,10 +49,10 @@ async function askProvider(
     })
     return { type: 'known', result }
   } catch (error) {
-    if (error instanceof ProviderError && error.permanent) {
+    if (error instanceof PermanentError) {
       return { type: 'invalid', reason: error.reason, message: error.message }
     }
-    if (error instanceof ProviderError) {
+    if (error instanceof TransientError) {
       return { type: 'unavailable', reason: error.reason, message: error.message }
     }
     throw error

@@ -8,7 +8,7 @@ import { parseDurationMs } from '../../api/shared/duration'
 import { listPages } from '../../kube/paged-list'
 import { coreTypes, type KubeObject, type ResourceType } from '../../kube/resource'
 import { toActuatorMachine } from '../../providers/machine'
-import type { DeletionProvider } from './deletion'
+import { type DeletionProvider, deletionBlocked } from './deletion'
 import type { DeletionObservation } from './deletion-plan'
 import { configurationRetryMs, type MachineDeps } from './machine-deps'
 import type { MachineScope } from './machine-scope'
@@ -38,11 +38,17 @@ export async function currentNode(
  * instance may exist. Without a providerID and a provider nothing was ever created.
  */
 export async function isInstanceGone(
+  deps: MachineDeps,
   scope: MachineScope,
   provider: DeletionProvider,
 ): Promise<boolean | undefined> {
   if (!('problem' in provider)) {
-    return !(await provider.actuator.exists(provider.ctx, toActuatorMachine(scope.machine)))
+    try {
+      return !(await provider.actuator.exists(provider.ctx, toActuatorMachine(scope.machine)))
+    } catch (error) {
+      if (!deletionBlocked(deps, scope, error)) throw error
+      return undefined
+    }
   }
   if (!scope.machine.spec.providerID) return true
   scope.deleting = { reason: 'ProviderUnavailable', message: provider.problem }

@@ -4,10 +4,12 @@ import type { Machine } from '../../api/v1beta1/machine'
 import { drainNodePass } from '../../drain/drain'
 import { drainCompleted, drainMessage } from '../../drain/eviction-result'
 import { kubeDrainClient } from '../../drain/kube-drain-client'
+import { PermanentError } from '../../errors'
 import { coreTypes } from '../../kube/resource'
 import type { Actuator, ActuatorContext } from '../../providers/actuator'
 import { toActuatorMachine } from '../../providers/machine'
-import { isConditionTrue } from '../shared/conditions'
+import { hasOwnOutcome } from '../../providers/typed-actuator'
+import { findCondition, isConditionTrue } from '../shared/conditions'
 import { currentNode, isInstanceGone, observeDeletion } from './deletion-observe'
 import { nodeDeletionTimedOut, planDeletion } from './deletion-plan'
 import {
@@ -34,7 +36,7 @@ export async function reconcileDeletion(
   let drained = isConditionTrue(scope.machine.status?.conditions, 'Drained')
   let volumesDetached = isConditionTrue(scope.machine.status?.conditions, 'VolumesDetached')
   let node = await currentNode(deps, scope)
-  let instanceGone = await isInstanceGone(scope, provider)
+  let instanceGone = await isInstanceGone(deps, scope, provider)
   if (instanceGone === undefined) return
   for (let step = 0; step < maxStepsPerPass; step++) {
     const observation = await observeDeletion(deps, scope, {
@@ -130,10 +132,13 @@ export async function reconcileDeletion(
         continue
       case 'delete-instance': {
         if ('problem' in provider) throw new Error(provider.problem)
-        const result = await provider.actuator.delete(
-          provider.ctx,
-          toActuatorMachine(scope.machine),
-        )
+        const result = await provider.actuator
+          .delete(provider.ctx, toActuatorMachine(scope.machine))
+          .catch((error: unknown) => {
+            if (!deletionBlocked(deps, scope, error)) throw error
+            return undefined
+          })
+        if (!result) return
         if (result.done) {
           instanceGone = true
           continue
@@ -157,6 +162,24 @@ export async function reconcileDeletion(
     }
   }
   scope.requeueAfterMs.push(0)
+}
+
+/**
+ * Records a provider failure that holds up deletion (true), or returns false for anything else.
+ * The Deleting condition carries its reason; a transient failure is retried after the provider's
+ * delay, an invalid configuration (e.g. revoked credentials) is re-checked slowly, never hot.
+ */
+export function deletionBlocked(deps: MachineDeps, scope: MachineScope, error: unknown): boolean {
+  if (!hasOwnOutcome(error)) return false
+  const previous = findCondition(scope.machine.status?.conditions, 'Deleting')
+  scope.deleting = { reason: error.reason, message: error.message }
+  scope.requeueAfterMs.push(
+    error instanceof PermanentError ? configurationRetryMs : (error.retryAfterMs ?? 0),
+  )
+  if (previous?.reason !== error.reason) {
+    recordEvent(deps, scope.machine, 'Warning', error.reason, error.message)
+  }
+  return true
 }
 
 function setDrained(scope: MachineScope, reason: string, message: string): void {

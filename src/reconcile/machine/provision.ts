@@ -7,9 +7,10 @@ import { ANNOTATIONS, LABELS } from '../../api/group'
 import { providerIdHash } from '../../api/node-link'
 import { machineApiTypes } from '../../api/resource-types'
 import type { Machine } from '../../api/v1beta1/machine'
+import { PermanentError } from '../../errors'
 import type { Actuator, ActuatorContext, ProviderResult } from '../../providers/actuator'
-import { ProviderError } from '../../providers/errors'
 import { toActuatorMachine } from '../../providers/machine'
+import { hasOwnOutcome } from '../../providers/typed-actuator'
 import { formatClaim, parseClaim, processClaimHolder } from './claim-holder'
 import { defaultProviderCallTimeoutMs, type MachineDeps } from './machine-deps'
 import { type MachineScope, meta } from './machine-scope'
@@ -64,15 +65,15 @@ export async function reconcileInfrastructure(
     }
   } catch (error) {
     await releaseCreateClaim(deps, scope)
-    if (!(error instanceof ProviderError)) throw error
+    if (!hasOwnOutcome(error)) throw error
     const problem = { reason: error.reason, message: error.message }
-    if (error.permanent) {
+    if (error instanceof PermanentError) {
       scope.failure = problem
       recordEvent(deps, machine, 'Warning', error.reason, error.message)
       return
     }
     scope.infrastructureProblem = problem
-    scope.requeueAfterMs.push('retryAfterMs' in error ? Number(error.retryAfterMs) : 30_000)
+    scope.requeueAfterMs.push(error.retryAfterMs ?? 0)
     recordEvent(deps, machine, 'Warning', error.reason, error.message)
     return
   }

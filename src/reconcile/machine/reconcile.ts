@@ -11,6 +11,7 @@ import type { MachineClass } from '../../api/v1beta1/machine-class'
 import { hasKubeReason } from '../../kube/errors'
 import type { ObjectKey } from '../../kube/object-key'
 import type { ProviderRegistry } from '../../providers/registry'
+import { typedActuator } from '../../providers/typed-actuator'
 import type { Controller, ReconcileDeps, ReconcileResult } from '../runtime/controller'
 import { findCondition } from '../shared/conditions'
 import { type DeletionProvider, reconcileDeletion } from './deletion'
@@ -103,7 +104,10 @@ async function resolveMachineProvider(
       problemReason: 'UnknownProvider',
     }
   }
-  return { actuator: provider.actuator, ctx: providerContext(deps, machine, resolution) }
+  return {
+    actuator: typedActuator(provider.actuator),
+    ctx: providerContext(deps, machine, resolution),
+  }
 }
 
 /** A configuration problem the user must fix: a condition, one Event per change, a slow re-check. */

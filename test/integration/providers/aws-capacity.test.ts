@@ -30,6 +30,6 @@ describe('aws provider capacity', () => {
 
   it('names the field of an instance type EC2 does not offer', async () => {
     const error = await rejection(moto().provider.capacity(request('x9.huge')))
-    expect(error).toMatchObject({ kind: 'InvalidConfiguration', field: 'instanceType' })
+    expect(error).toMatchObject({ name: 'InvalidConfigurationError', field: 'instanceType' })
   })
 })

@@ -3,7 +3,8 @@
  * field to fix, no instance, a bounded number of EC2 calls; a missing Secret is retried instead.
  */
 import { describe, expect, it } from 'vitest'
-import { InvalidConfigurationError, TransientError } from '../../../src/providers/errors'
+import { TransientError } from '../../../src/errors'
+import { InvalidConfigurationError } from '../../../src/providers/errors'
 import { useMoto } from './aws-fixture'
 import { newMachine } from './conformance'
 import { rejection } from './context'

@@ -9,8 +9,9 @@ import {
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2'
 import { describe, expect, it } from 'vitest'
+import { TransientError } from '../../../src/errors'
 import { clientTokenFor } from '../../../src/providers/aws/run-instances-input'
-import { InvalidConfigurationError, TransientError } from '../../../src/providers/errors'
+import { InvalidConfigurationError } from '../../../src/providers/errors'
 import { useMoto } from './aws-fixture'
 import { deleteUntilDone, newMachine, recorded } from './conformance'
 import { rejection } from './context'

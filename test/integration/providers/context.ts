@@ -6,7 +6,7 @@
 
 import type { Logger } from '../../../src/observability/logger'
 import type { ActuatorContext, SecretRef } from '../../../src/providers/actuator'
-import type { ProviderError } from '../../../src/providers/errors'
+import type { ProviderFailure } from '../../../src/providers/typed-actuator'
 
 /** Everything a context recorded. */
 export interface Recorded {
@@ -69,11 +69,11 @@ export function testContext(options: TestContextOptions): {
 }
 
 /** The error `promise` rejects with; fails the test when it resolves. */
-export async function rejection(promise: Promise<unknown>): Promise<ProviderError> {
+export async function rejection(promise: Promise<unknown>): Promise<ProviderFailure> {
   return (await promise.then(
     () => {
       throw new Error('expected a rejection')
     },
     (error: unknown) => error,
-  )) as ProviderError
+  )) as ProviderFailure
 }

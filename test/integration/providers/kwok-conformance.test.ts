@@ -104,7 +104,7 @@ describe('kwok provider', () => {
   it('rejects an invalid spec with the field to fix', async () => {
     const { ctx } = testContext({ providerSpec: { allocatable: { cpu: 'lots' } } })
     await expect(provider.actuator.create(ctx, newMachine('bad'))).rejects.toMatchObject({
-      kind: 'InvalidConfiguration',
+      name: 'InvalidConfigurationError',
       field: 'allocatable.cpu',
     })
   })

@@ -1,36 +1,31 @@
 import { describe, expect, it } from 'vitest'
+import { PermanentError, TransientError } from '../../../src/errors'
 import {
   CapacityError,
   defaultRetryAfterMs,
   InvalidConfigurationError,
-  isProviderError,
   NotFoundError,
   ThrottledError,
-  TransientError,
-  toProviderError,
 } from '../../../src/providers/errors'
+import { hasOwnOutcome, toProviderFailure } from '../../../src/providers/typed-actuator'
+import { classifyError } from '../../../src/reconcile/runtime/classify'
 
 describe('provider errors', () => {
   it.each([
     [
       'invalid configuration',
       new InvalidConfigurationError('bad', { reason: 'R' }),
-      'InvalidConfiguration',
-      true,
+      PermanentError,
     ],
-    ['transient', new TransientError('t', { reason: 'R' }), 'Transient', false],
-    ['capacity', new CapacityError('c', { reason: 'R' }), 'Capacity', false],
-    ['throttled', new ThrottledError('t', { reason: 'R' }), 'Throttled', false],
-    ['not found', new NotFoundError('n', { reason: 'R' }), 'NotFound', false],
-  ] as const)('a %s error has its kind and permanence', (_, error, kind, permanent) => {
-    expect(error.kind).toBe(kind)
-    expect(error.permanent).toBe(permanent)
-    expect(isProviderError(error)).toBe(true)
-    expect(error).toBeInstanceOf(Error)
+    ['capacity', new CapacityError('c', { reason: 'R' }), TransientError],
+    ['throttled', new ThrottledError('t', { reason: 'R' }), TransientError],
+    ['not found', new NotFoundError('n', { reason: 'R' }), TransientError],
+  ] as const)('a %s error is one of the reconcile error types', (_, error, type) => {
+    expect(error).toBeInstanceOf(type)
+    expect(error.reason).toBe('R')
   })
 
   it.each([
-    ['transient', new TransientError('t', { reason: 'R' }), defaultRetryAfterMs.Transient],
     ['capacity', new CapacityError('c', { reason: 'R' }), defaultRetryAfterMs.Capacity],
     ['throttled', new ThrottledError('t', { reason: 'R' }), defaultRetryAfterMs.Throttled],
     ['capacity with a delay', new CapacityError('c', { reason: 'R', retryAfterMs: 5 }), 5],
@@ -45,17 +40,54 @@ describe('provider errors', () => {
   })
 
   it.each([
-    ['an Error', new Error('boom'), 'boom'],
-    ['a string', 'boom', 'boom'],
-  ])('wraps %s nobody classified as a transient error', (_, thrown, message) => {
-    const error = toProviderError(thrown)
+    [
+      'throttled',
+      new ThrottledError('t', { reason: 'Throttled' }),
+      { type: 'retry', reason: 'Throttled', retryAfterMs: 20_000 },
+    ],
+    [
+      'invalid configuration',
+      new InvalidConfigurationError('bad credentials', { reason: 'Unauthorized' }),
+      { type: 'permanent', reason: 'Unauthorized', message: 'bad credentials' },
+    ],
+  ])('the runner classifies a %s error by its type, not as Unknown', (_, error, outcome) => {
+    expect(classifyError(error)).toEqual(outcome)
+  })
+})
+
+describe('the actuator boundary', () => {
+  it.each([
+    ['an Error', new Error('boom'), 'boom', 'ProviderError'],
+    ['a string', 'boom', 'boom', 'ProviderError'],
+    [
+      'an aborted call',
+      new DOMException('timed out', 'TimeoutError'),
+      'timed out',
+      'ProviderTimeout',
+    ],
+  ])('maps %s nobody classified to a transient error', (_, thrown, message, reason) => {
+    const error = toProviderFailure(thrown)
     expect(error).toBeInstanceOf(TransientError)
     expect(error.message).toBe(message)
-    expect(error.reason).toBe('ProviderError')
+    expect(error.reason).toBe(reason)
+    expect((error as TransientError).retryAfterMs).toBeUndefined()
   })
 
-  it('passes provider errors through unchanged', () => {
+  it('passes typed errors through unchanged', () => {
     const error = new CapacityError('c', { reason: 'R' })
-    expect(toProviderError(error)).toBe(error)
+    expect(toProviderFailure(error)).toBe(error)
+  })
+
+  it.each([
+    ['a throttled error (its delay)', new ThrottledError('t', { reason: 'Throttled' }), true],
+    ['an invalid configuration', new InvalidConfigurationError('x', { reason: 'R' }), true],
+    [
+      'a transient error without a delay (runner backoff)',
+      toProviderFailure(new Error('x')),
+      false,
+    ],
+    ['an apiserver error', new Error('Conflict'), false],
+  ])('%s is handled by the controller itself: %s', (_, error, own) => {
+    expect(hasOwnOutcome(error)).toBe(own)
   })
 })

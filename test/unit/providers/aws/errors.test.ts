@@ -1,6 +1,20 @@
 import { describe, expect, it } from 'vitest'
+import { TransientError } from '../../../../src/errors'
 import { classifyAwsError } from '../../../../src/providers/aws/errors'
-import { CapacityError, InvalidConfigurationError } from '../../../../src/providers/errors'
+import {
+  CapacityError,
+  InvalidConfigurationError,
+  NotFoundError,
+  ThrottledError,
+} from '../../../../src/providers/errors'
+
+const kinds = {
+  InvalidConfiguration: InvalidConfigurationError,
+  Capacity: CapacityError,
+  Throttled: ThrottledError,
+  NotFound: NotFoundError,
+  Transient: TransientError,
+} as const
 
 /** An error shaped like the SDK's ServiceException (its `name` is the AWS error code). */
 function awsError(name: string, message = 'details'): Error {
@@ -35,7 +49,7 @@ describe('classifyAwsError', () => {
     ['ECONNREFUSED', 'Transient', 'ECONNREFUSED', undefined],
   ])('classifies %s as %s (%s)', (name, kind, reason, field) => {
     const error = classifyAwsError(awsError(name), 'RunInstances')
-    expect(error.kind).toBe(kind)
+    expect(error).toBeInstanceOf(kinds[kind as keyof typeof kinds])
     expect(error.reason).toBe(reason)
     if (field !== undefined) expect((error as InvalidConfigurationError).field).toBe(field)
     expect(error.message).toContain(name)
@@ -63,11 +77,13 @@ describe('classifyAwsError', () => {
     expect(capacity).toBeInstanceOf(CapacityError)
     expect(quota).toBeInstanceOf(CapacityError)
     expect((quota as CapacityError).retryAfterMs).toBeGreaterThan(
-      (capacity as CapacityError).retryAfterMs,
+      (capacity as CapacityError).retryAfterMs ?? 0,
     )
   })
 
   it('treats a thrown non-error as transient', () => {
-    expect(classifyAwsError('socket hang up', 'DescribeInstances').kind).toBe('Transient')
+    const error = classifyAwsError('socket hang up', 'DescribeInstances')
+    expect(error).toBeInstanceOf(TransientError)
+    expect((error as TransientError).retryAfterMs).toBe(15_000)
   })
 })

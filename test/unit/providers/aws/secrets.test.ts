@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
+import { TransientError } from '../../../../src/errors'
 import type { ActuatorContext } from '../../../../src/providers/actuator'
 import { readCredentials, readUserDataBase64 } from '../../../../src/providers/aws/secrets'
 import { type AwsProviderSpec, awsProviderSpecSchema } from '../../../../src/providers/aws/spec'
-import { InvalidConfigurationError, TransientError } from '../../../../src/providers/errors'
+import { InvalidConfigurationError } from '../../../../src/providers/errors'
 
 type Secrets = Record<string, Record<string, Uint8Array>>
 

@@ -1,0 +1,177 @@
+/**
+ * Provider failures during deletion keep their type (regression): with the aws provider behind a
+ * fault proxy in front of moto, a throttled DescribeInstances or TerminateInstances holds the
+ * deletion for the provider's suggested delay (not a 500 ms backoff), and an invalid configuration
+ * (revoked permissions) is a Deleting condition with its reason and one Event, re-checked slowly.
+ * Reconciles are driven directly so the EC2 calls between attempts can be counted exactly.
+ */
+
+import { DescribeImagesCommand, EC2Client } from '@aws-sdk/client-ec2'
+import { CoreV1Api } from '@kubernetes/client-node'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { machineApiTypes } from '../../../src/api/resource-types'
+import type { ResourceType } from '../../../src/kube/resource'
+import { type AwsProvider, createAwsProvider } from '../../../src/providers/aws/provider'
+import { awsProviderSpecSchema } from '../../../src/providers/aws/spec'
+import { defaultRetryAfterMs } from '../../../src/providers/errors'
+import { createProviderRegistry } from '../../../src/providers/registry'
+import { type MachineDeps, machineController } from '../../../src/reconcile/machine'
+import { configurationRetryMs } from '../../../src/reconcile/machine/machine-deps'
+import { createRunner } from '../../../src/reconcile/runtime/runner'
+import { type FaultProxy, startFaultProxy } from '../../harness/moto/fault-proxy'
+import { type MotoServer, startMotoServer } from '../../harness/moto/moto-server'
+import { region } from '../providers/aws-fixture'
+import { machineCondition, machineDeps, readMachine, useMachineTestApi } from './fixture'
+
+const { api, namespace, kube } = useMachineTestApi('delf', { aws: awsProviderSpecSchema })
+let moto: MotoServer
+let proxy: FaultProxy
+let provider: AwsProvider
+let amiId = ''
+
+const secretType: ResourceType = {
+  group: '',
+  version: 'v1',
+  kind: 'Secret',
+  plural: 'secrets',
+  namespaced: true,
+}
+
+beforeAll(async () => {
+  moto = await startMotoServer()
+  proxy = await startFaultProxy(moto.endpoint)
+  provider = createAwsProvider({
+    endpoint: proxy.endpoint,
+    defaultRegion: region,
+    callsPerSecond: 100,
+  })
+  const ec2 = new EC2Client({
+    region,
+    endpoint: moto.endpoint,
+    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+  })
+  const images = await ec2.send(new DescribeImagesCommand({ Owners: ['amazon'] }))
+  amiId = images.Images?.find((i) => i.RootDeviceName)?.ImageId ?? ''
+  ec2.destroy()
+  await kube().create(secretType, {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { namespace: namespace(), name: 'aws' },
+    stringData: { aws_access_key_id: 'AKIAMOTO00000000', aws_secret_access_key: 'moto' },
+  })
+})
+
+afterAll(async () => {
+  await provider?.close?.()
+  await proxy?.stop()
+  await moto?.stop()
+})
+
+beforeEach(() => proxy.clear())
+
+function deps(): MachineDeps {
+  return {
+    ...machineDeps(kube(), createProviderRegistry([provider])),
+    providerCallTimeoutMs: 30_000,
+  }
+}
+
+/** One reconcile through the runner, as a transport runs it: its outcome schedules the next. */
+async function reconcile(name: string) {
+  const runner = createRunner({ controllers: [machineController], deps: deps() })
+  return await runner.run({ kind: 'Machine', namespace: namespace(), name })
+}
+
+/** A provisioned Machine (one instance in moto), then deleted: the finalizer holds it. */
+async function deletingMachine(name: string): Promise<void> {
+  const ns = namespace()
+  await kube().create(machineApiTypes.machine, {
+    apiVersion: 'machine-api.dev/v1beta1',
+    kind: 'Machine',
+    metadata: { namespace: ns, name },
+    spec: {
+      providerSpec: {
+        provider: 'aws',
+        value: {
+          region,
+          credentialsSecret: { name: 'aws' },
+          ami: { id: amiId },
+          instanceType: 't3.micro',
+          subnet: { filters: [{ name: 'default-for-az', values: ['true'] }] },
+        },
+      },
+      nodeDeletionTimeout: '10s',
+    },
+  })
+  await reconcile(name)
+  expect((await readMachine(kube(), ns, name))?.status?.phase).toBe('Provisioned')
+  await kube().delete(machineApiTypes.machine, { namespace: ns, name })
+  proxy.clear()
+}
+
+async function warningReasons(name: string): Promise<string[]> {
+  const list = await api()
+    .kc.makeApiClient(CoreV1Api)
+    .listNamespacedEvent({ namespace: namespace() })
+  return list.items
+    .filter((e) => e.involvedObject?.name === name && e.type === 'Warning')
+    .map((e) => e.reason ?? '')
+}
+
+/** Reconciles until the Machine is gone (the instance terminates in moto within a few passes). */
+async function reconcileUntilGone(name: string): Promise<void> {
+  for (let pass = 0; pass < 10 && (await readMachine(kube(), namespace(), name)); pass++) {
+    await reconcile(name)
+  }
+  expect(await readMachine(kube(), namespace(), name)).toBeUndefined()
+}
+
+describe('provider failures while deleting a Machine', () => {
+  it.each([
+    ['DescribeInstances', 'the instance lookup'],
+    ['TerminateInstances', 'the termination'],
+  ])('a throttled %s (%s) is retried after the provider delay, not hot', async (action) => {
+    const name = `throttled-${action.toLowerCase()}`
+    await deletingMachine(name)
+    proxy.inject({ action, code: 'RequestLimitExceeded', status: 503 })
+
+    const outcome = await reconcile(name)
+    // The SDK's own attempts (3, adaptive mode) are the only ones inside the reconcile.
+    expect(proxy.injected()).toEqual({ [`${action}/RequestLimitExceeded`]: 3 })
+    // The next attempt is scheduled no earlier than EC2's throttling delay.
+    expect(outcome).toEqual({ type: 'requeue', afterMs: defaultRetryAfterMs.Throttled })
+    const machine = await readMachine(kube(), namespace(), name)
+    expect(machine?.status?.phase).toBe('Deleting')
+    expect(machineCondition(machine, 'Deleting')).toMatchObject({
+      status: 'True',
+      reason: 'Throttled',
+    })
+    expect(await warningReasons(name)).toContain('Throttled')
+
+    proxy.clearFaults()
+    await reconcileUntilGone(name)
+  })
+
+  it('an invalid configuration is a condition with its reason, re-checked slowly, not hot', async () => {
+    const name = 'unauthorized'
+    await deletingMachine(name)
+    proxy.inject({ action: 'TerminateInstances', code: 'UnauthorizedOperation', status: 403 })
+
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      expect(await reconcile(name)).toEqual({ type: 'requeue', afterMs: configurationRetryMs })
+      // Not retryable: one TerminateInstances per reconcile, nothing in between.
+      expect(proxy.counts().TerminateInstances).toBe(attempt)
+    }
+    const machine = await readMachine(kube(), namespace(), name)
+    expect(machine?.status?.phase).toBe('Deleting')
+    expect(machineCondition(machine, 'Deleting')).toMatchObject({
+      status: 'True',
+      reason: 'Unauthorized',
+    })
+    expect(machineCondition(machine, 'Deleting')?.message).toContain('credentialsSecret')
+    expect((await warningReasons(name)).filter((r) => r === 'Unauthorized')).toHaveLength(1)
+
+    proxy.clearFaults()
+    await reconcileUntilGone(name)
+  })
+})
