@@ -13,7 +13,8 @@ import { DescribeImagesCommand, EC2Client } from '@aws-sdk/client-ec2'
 import { KubeConfig } from '@kubernetes/client-node'
 import { machineApiTypes } from '../src/api/resource-types'
 import { startWorker } from '../src/cli/entry/worker'
-import { createDeps, readSettings } from '../src/deps'
+import { parseRuntimeSettings } from '../src/cli/runtime-settings'
+import { createDeps } from '../src/deps'
 import { applyDemoObjects } from '../src/dev/apply-objects'
 import { startEc2NodeSimulator } from '../src/dev/ec2-node-simulator'
 import { demoNamespace, demoObjects } from '../src/dev/examples'
@@ -116,11 +117,14 @@ const env = {
   ...(moto ? { AWS_EC2_ENDPOINT: moto.endpoint, AWS_REGION: 'eu-west-1' } : {}),
 }
 const providers = started(createDefaultProviders(deps.kube, env), (p) => p.close())
-const settings = readSettings([], {
-  ...process.env,
-  PORT: String(await freePort()),
-  SWEEP_PERIOD_SECONDS: '30',
-})
+const settings = parseRuntimeSettings(
+  {},
+  {
+    ...process.env,
+    PORT: String(await freePort()),
+    SWEEP_PERIOD_SECONDS: '30',
+  },
+)
 started(await startWorker(deps, settings, controllerCatalog({ providers })), (w) => w.stop())
 
 let amiId: string | undefined

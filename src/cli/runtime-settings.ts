@@ -1,7 +1,6 @@
 /**
  * @module The reconcile functions' settings (worker, reconcile, sweep) from flags and environment,
- * validated by zod: the same names and defaults as `readSettings` in src/deps.ts, with errors
- * that name the flag or variable.
+ * validated by zod, with errors that name the flag or variable.
  */
 import { z } from 'zod'
 import type { RuntimeSettings } from '../deps'
@@ -13,7 +12,7 @@ export const controllersFlag: FlagSpec = {
   type: 'string',
   value: 'KINDS',
   description:
-    'comma-separated controllers to run (machine, machineset, machinedeployment, machinehealthcheck, machineclass); `*` or empty = all ($CONTROLLERS)',
+    'comma-separated controllers to run (machine, machineset, machinedeployment, machinehealthcheck); `*` or empty = all ($CONTROLLERS)',
 }
 
 /** Environment variables every reconcile command reads, for help text. */

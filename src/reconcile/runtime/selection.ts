@@ -28,13 +28,3 @@ export function selectControllers<D extends ReconcileDeps>(
     return controller ? [controller] : []
   })
 }
-
-/** The value of `--controllers=x,y` / `--controllers x,y` in `argv`, else `fallback`. */
-export function controllersFlag(argv: readonly string[], fallback?: string): string | undefined {
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] ?? ''
-    if (arg.startsWith('--controllers=')) return arg.slice('--controllers='.length)
-    if (arg === '--controllers') return argv[i + 1]
-  }
-  return fallback
-}

@@ -8,9 +8,11 @@ import { CloudEvent, emitterFor, httpTransport, Mode } from 'cloudevents'
 import { Registry } from 'prom-client'
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import { realTimers } from '../../../src/bus/timers'
+import type { FlagValues } from '../../../src/cli/command'
 import { startReconcileFunction } from '../../../src/cli/entry/reconcile-function'
 import { startWorker } from '../../../src/cli/entry/worker'
-import { type RuntimeDeps, type RuntimeSettings, readSettings } from '../../../src/deps'
+import { parseRuntimeSettings } from '../../../src/cli/runtime-settings'
+import type { RuntimeDeps, RuntimeSettings } from '../../../src/deps'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { createRuntimeMetrics } from '../../../src/observability/runtime-metrics'
 import { testKubeConfig, testNamespace, waitFor } from '../../harness/kube'
@@ -47,12 +49,13 @@ function runtimeDeps(): RuntimeDeps {
   }
 }
 
+/** The settings of `values` and `env`, on an ephemeral port (0, which the flags refuse). */
 function settings(
   namespace: string,
-  argv: string[] = [],
+  values: FlagValues = {},
   env: NodeJS.ProcessEnv = {},
 ): RuntimeSettings {
-  return { ...readSettings(argv, { PORT: '0', ...env }), namespace }
+  return { ...parseRuntimeSettings(values, env, { bus: true }), port: 0, namespace }
 }
 
 async function healthy(port: number): Promise<boolean> {
@@ -91,7 +94,7 @@ describe('entry points', () => {
 
   it('runs the in-process worker until stopped', async () => {
     const namespace = await testNamespace(kc, 'entry-inproc')
-    const s = settings(namespace, ['--bus', 'in-process'], { SWEEP_PERIOD_SECONDS: '0' })
+    const s = settings(namespace, { bus: 'in-process' }, { SWEEP_PERIOD_SECONDS: '0' })
     const worker = await startWorker(runtimeDeps(), s, [widgetController()])
     onTestFinished(() => worker.stop())
     await kube.create(widgetType, widget(namespace, 'w', 1))
@@ -103,7 +106,7 @@ describe('entry points', () => {
     const nats = await startNatsServer()
     onTestFinished(() => nats.stop())
     const namespace = await testNamespace(kc, 'entry-js')
-    const s = settings(namespace, ['--bus', 'jetstream', '--bridge'], { NATS_URL: nats.url })
+    const s = settings(namespace, { bus: 'jetstream', bridge: true }, { NATS_URL: nats.url })
     const worker = await startWorker(runtimeDeps(), { ...s, port: 0 }, [widgetController()])
     onTestFinished(() => worker.stop())
     await kube.create(widgetType, widget(namespace, 'w', 3))

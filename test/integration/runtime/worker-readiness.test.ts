@@ -9,7 +9,7 @@ import { Registry } from 'prom-client'
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import { realTimers } from '../../../src/bus/timers'
 import { startWorker } from '../../../src/cli/entry/worker'
-import { readSettings } from '../../../src/deps'
+import { parseRuntimeSettings } from '../../../src/cli/runtime-settings'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { createRuntimeMetrics } from '../../../src/observability/runtime-metrics'
 import { testKubeConfig, testNamespace, waitFor } from '../../harness/kube'
@@ -101,7 +101,11 @@ describe('worker readiness', () => {
       timers: realTimers(),
       close: () => {},
     }
-    const settings = { ...readSettings([], { PORT: '0', SWEEP_PERIOD_SECONDS: '0' }), namespace }
+    const settings = {
+      ...parseRuntimeSettings({}, { SWEEP_PERIOD_SECONDS: '0' }, { bus: true }),
+      port: 0,
+      namespace,
+    }
     const worker = await startWorker(deps, settings, [widgetController()])
     onTestFinished(() => worker.stop())
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { coreTypes } from '../../../../src/kube/resource'
 import type { Controller } from '../../../../src/reconcile/runtime/controller'
-import { controllersFlag, selectControllers } from '../../../../src/reconcile/runtime/selection'
+import { selectControllers } from '../../../../src/reconcile/runtime/selection'
 
 const controller = (kind: string): Controller => ({
   kind,
@@ -22,13 +22,5 @@ describe('--controllers', () => {
 
   it('rejects an unknown name and lists the known ones', () => {
     expect(() => selectControllers(all, 'machine,machinez')).toThrow(/machinez.*machineset/)
-  })
-
-  it.each([
-    [['--controllers=machine'], 'machine'],
-    [['--port', '8080', '--controllers', 'machine,machineset'], 'machine,machineset'],
-    [[], 'fallback'],
-  ])('reads the flag from %j', (argv, expected) => {
-    expect(controllersFlag(argv, 'fallback')).toBe(expected)
   })
 })
