@@ -16,16 +16,6 @@ export function formatKey(key: ObjectKey): string {
   return key.namespace ? `${key.kind}/${key.namespace}/${key.name}` : `${key.kind}/${key.name}`
 }
 
-/** The inverse of formatKey; undefined for anything that is not a key. */
-export function parseKey(text: string): ObjectKey | undefined {
-  const parts = text.split('/')
-  if (parts.some((p) => p === '')) return undefined
-  const [kind, a, b] = parts
-  if (parts.length === 2 && kind && a) return { kind, name: a }
-  if (parts.length === 3 && kind && a && b) return { kind, namespace: a, name: b }
-  return undefined
-}
-
 /** The key of `obj` as a `kind`; undefined when the object has no name. */
 export function keyOf(kind: string, obj: KubeObject): ObjectKey | undefined {
   const name = obj.metadata?.name

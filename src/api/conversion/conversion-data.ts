@@ -28,11 +28,6 @@ export function compact<T extends Record<string, unknown>>(value: T): T {
   return out as T
 }
 
-/** The object with `key` set only when `value` is defined. */
-export function withOptional<T extends object>(target: T, key: string, value: unknown): T {
-  return value === undefined ? target : { ...target, [key]: value }
-}
-
 /**
  * Spoke metadata carrying `data` in the conversion annotation (nothing added when data is empty).
  * Records whether the hub had an annotations map at all, so the way back restores that too.

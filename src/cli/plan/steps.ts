@@ -49,8 +49,3 @@ export interface PlanReport {
 export function newMachineName(set: string, n: number): string {
   return `${set}-<new-${n}>`
 }
-
-/** True for a placeholder from `newMachineName`. */
-export function isNewMachineName(name: string): boolean {
-  return /-<new-[0-9]+>$/.test(name)
-}

@@ -19,8 +19,3 @@ export function parseAwsProviderID(providerID: string | undefined): string | und
   const last = providerID.slice('aws://'.length).split('/').pop() ?? ''
   return instanceIdPattern.test(last) ? last : undefined
 }
-
-/** Whether `id` looks like an EC2 instance id. */
-export function isInstanceId(id: string): boolean {
-  return instanceIdPattern.test(id)
-}

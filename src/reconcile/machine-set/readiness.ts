@@ -25,13 +25,3 @@ export function availableSince(
   const since = ready?.lastTransitionTime ? Date.parse(ready.lastTransitionTime) : Number.NaN
   return (Number.isNaN(since) ? 0 : since) + minReadySeconds * 1000
 }
-
-/** True when the Machine has been Ready for minReadySeconds at `now`. */
-export function isMachineAvailable(
-  machine: MachineObject,
-  minReadySeconds: number,
-  now: Date,
-): boolean {
-  const at = availableSince(machine, minReadySeconds)
-  return at !== undefined && at <= now.getTime()
-}

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { stringify } from 'yaml'
-import { isNewMachineName, type PlanEntry, type PlanReport } from '../../../src/cli/plan/steps'
+import type { PlanEntry, PlanReport } from '../../../src/cli/plan/steps'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import type { KubeObject } from '../../../src/kube/resource'
 import type { ReconcileDeps } from '../../../src/reconcile/runtime/controller'
@@ -20,6 +20,9 @@ import { kubectlApply, useFileNamespace, useMachineApi } from '../../harness/mac
 import { deploymentManifest, driveUntil, rolledOut } from '../machine-deployment/drive'
 import { countingKube, testDeps } from '../machine-set/fixture'
 import { type RecordedEntry, recordRollout } from './record-rollout'
+
+/** True for a placeholder name of a Machine the plan would create (`<set>-<new-n>`). */
+const isNewMachineName = (name: string) => /-<new-[0-9]+>$/.test(name)
 
 const execFileAsync = promisify(execFile)
 const api = useMachineApi()
