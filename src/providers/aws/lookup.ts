@@ -15,7 +15,8 @@ import { goingStates, liveStates } from './instance'
 import { parseAwsProviderID } from './provider-id'
 import { tagKeys } from './tags'
 
-async function describe(
+/** Every instance matching `input`, all pages; EC2 errors come back classified. */
+export async function describeInstances(
   client: EC2Client,
   input: DescribeInstancesCommandInput,
   signal: AbortSignal,
@@ -50,7 +51,7 @@ export async function describeById(
   signal: AbortSignal,
 ): Promise<Instance | undefined> {
   try {
-    return (await describe(client, { InstanceIds: [id] }, signal))[0]
+    return (await describeInstances(client, { InstanceIds: [id] }, signal))[0]
   } catch (error) {
     // Unknown ids (and, right after launch, ids EC2 does not show yet) are InvalidInstanceID.NotFound.
     if (error instanceof NotFoundError) return undefined
@@ -65,7 +66,7 @@ export async function describeByUid(
   options: { going: boolean; signal: AbortSignal },
 ): Promise<Instance[]> {
   const states: string[] = [...liveStates, ...(options.going ? goingStates : [])]
-  return await describe(
+  return await describeInstances(
     client,
     {
       Filters: [

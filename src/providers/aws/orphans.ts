@@ -3,15 +3,11 @@
  * longer exists (deleted while a create was in flight, a finalizer removed by hand...). They are
  * reported, and terminated after a grace period only when the operator enabled it.
  */
-import {
-  DescribeInstancesCommand,
-  type EC2Client,
-  type Instance,
-  TerminateInstancesCommand,
-} from '@aws-sdk/client-ec2'
+import { type EC2Client, type Instance, TerminateInstancesCommand } from '@aws-sdk/client-ec2'
 import type { Orphan } from '../orphans'
 import { classifyAwsError } from './errors'
 import { liveStates } from './instance'
+import { describeInstances } from './lookup'
 import { tagKeys, tagValue } from './tags'
 
 /** How the sweep decides. */
@@ -56,26 +52,11 @@ export async function listOwnedInstances(
   ownerId: string,
   signal: AbortSignal,
 ): Promise<Instance[]> {
-  const instances: Instance[] = []
-  let token: string | undefined
-  do {
-    const input = {
-      Filters: [
-        { Name: `tag:${tagKeys.owner}`, Values: [ownerId] },
-        { Name: 'instance-state-name', Values: [...liveStates] },
-      ],
-      MaxResults: 500,
-      NextToken: token,
-    }
-    const out = await client
-      .send(new DescribeInstancesCommand(input), { abortSignal: signal })
-      .catch((error: unknown) => {
-        throw classifyAwsError(error, 'DescribeInstances')
-      })
-    for (const r of out.Reservations ?? []) instances.push(...(r.Instances ?? []))
-    token = out.NextToken
-  } while (token)
-  return instances
+  const filters = [
+    { Name: `tag:${tagKeys.owner}`, Values: [ownerId] },
+    { Name: 'instance-state-name', Values: [...liveStates] },
+  ]
+  return await describeInstances(client, { Filters: filters, MaxResults: 500 }, signal)
 }
 
 /** What one sweep needs from its caller. */
