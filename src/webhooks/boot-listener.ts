@@ -1,8 +1,9 @@
 /**
- * @module The listener the webhook process starts with: it answers /healthz and /readyz at once
- * and hands every other request to the full listener, which it loads (handlers, schemas, the
- * MachineClass lookup, metrics, Hono) on the first such request or when `warm()` is called right
- * after listening. Nothing of that weight is parsed or run before the server can say it is up.
+ * @module The listener the webhook process starts with: it answers /healthz at once and hands
+ * every other request to the full listener, which it loads (handlers, schemas, the MachineClass
+ * lookup, metrics, Hono) on the first such request or when `warm()` is called right after
+ * listening. /readyz stays 503 until that load is done: ready means able to answer a review, so
+ * the apiserver is never routed to a process that would make it wait on the load.
  */
 import type { RequestListener } from 'node:http'
 import { sendJson } from './http-body'
@@ -15,14 +16,11 @@ export interface BootListener {
 }
 
 /**
- * Serves health and readiness until `load` resolves; from then on everything goes to the loaded
- * listener. Requests that arrive while it loads wait for it. A failed load is retried by the next
- * request and answered 500 meanwhile.
+ * Serves health (200) and readiness (503) until `load` resolves; from then on everything goes to
+ * the loaded listener. Requests that arrive while it loads wait for it. A failed load is retried
+ * by the next request and answered 500 meanwhile.
  */
-export function bootListener(
-  load: () => Promise<RequestListener>,
-  isReady: () => boolean = () => true,
-): BootListener {
+export function bootListener(load: () => Promise<RequestListener>): BootListener {
   let loaded: RequestListener | undefined
   let loading: Promise<RequestListener> | undefined
   const warm = () => {
@@ -43,12 +41,9 @@ export function bootListener(
     if (request.method === 'GET' && request.url === '/healthz')
       return sendJson(response, 200, '{"status":"ok"}')
     if (request.method === 'GET' && request.url === '/readyz') {
-      const ready = isReady()
-      return sendJson(
-        response,
-        ready ? 200 : 503,
-        JSON.stringify({ status: ready ? 'ok' : 'not ready' }),
-      )
+      // The loaded listener answers readiness from then on; a probe also retries a failed load.
+      warm().catch(() => {})
+      return sendJson(response, 503, '{"status":"not ready"}')
     }
     warm().then(
       (full) => full(request, response),

@@ -83,8 +83,9 @@ export const webhookCommand: CliCommand = {
     const logger = createLogger({ name: 'machine-api-webhook' })
     const boot = bootListener(() => fullListener(logger))
     const server = await startWebhookServer(boot.listener, { ...settings, logger })
-    // Ready once listening; the handlers load right away, and a review arriving before they are
-    // loaded waits for them (a load failure is logged and retried by the next request).
+    // Listening at once for /healthz; /readyz turns 200 when the handlers have loaded (right away),
+    // and a review arriving before that waits for them. A failed load is logged and retried by the
+    // next request or readiness probe.
     boot
       .warm()
       .catch((error: unknown) => logger.error({ err: error }, 'webhook handlers failed to load'))

@@ -37,7 +37,7 @@ const full: RequestListener = (_request, response) => {
 }
 
 describe('bootListener', () => {
-  it('answers health and readiness without loading, and loads once for everything else', async () => {
+  it('answers health at once, is not ready until loaded, and loads once for everything else', async () => {
     let loads = 0
     let release: () => void = () => {}
     const gate = new Promise<void>((resolve) => {
@@ -49,9 +49,9 @@ describe('bootListener', () => {
       return full
     })
     const url = await serve(boot.listener)
-    expect(await get(`${url}/readyz`)).toEqual({ status: 200, text: '{"status":"ok"}' })
     expect((await get(`${url}/healthz`)).status).toBe(200)
     expect(loads).toBe(0)
+    expect(await get(`${url}/readyz`)).toEqual({ status: 503, text: '{"status":"not ready"}' })
     const waiting = [get(`${url}/validate`, 'POST'), get(`${url}/metrics`)]
     release()
     expect(await Promise.all(waiting)).toEqual([
@@ -62,20 +62,21 @@ describe('bootListener', () => {
     expect(loads).toBe(1)
   })
 
-  it('reports not ready as 503, and retries a failed load on the next request', async () => {
+  it('stays not ready after a failed load, and the next probe or review retries it', async () => {
     let attempts = 0
-    const boot = bootListener(
-      async () => {
-        attempts++
-        if (attempts === 1) throw new Error('chunk missing')
-        return full
-      },
-      () => false,
-    )
+    const boot = bootListener(async () => {
+      attempts++
+      if (attempts <= 2) throw new Error('chunk missing')
+      return full
+    })
     const url = await serve(boot.listener)
-    expect((await get(`${url}/readyz`)).status).toBe(503)
+    await expect(boot.warm()).rejects.toThrow('chunk missing')
     expect((await get(`${url}/validate`, 'POST')).status).toBe(500)
-    expect((await get(`${url}/validate`, 'POST')).text).toBe('full')
     expect(attempts).toBe(2)
+    expect((await get(`${url}/readyz`)).status).toBe(503)
+    await boot.warm()
+    expect(attempts).toBe(3)
+    expect((await get(`${url}/readyz`)).text).toBe('full')
+    expect((await get(`${url}/validate`, 'POST')).text).toBe('full')
   })
 })
