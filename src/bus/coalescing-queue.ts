@@ -32,8 +32,9 @@ export interface QueueOptions {
   /** Called with ready + delayed key count whenever it changes (for the queue-depth gauge). */
   onDepth?: (depth: number) => void
   /**
-   * Waiting keys that may keep the object they were added with (default 1,000, about one
-   * sweep's worth of pages in flight); beyond that a key waits without it and is read fresh.
+   * Waiting keys that may keep the object they were added with (default 10,000: a watch's first
+   * list of a 10,000-Machine fleet, about 35 MB of Machines); beyond that a key waits without it
+   * and is read fresh, so memory stops growing with the fleet there.
    */
   maxObserved?: number
 }
@@ -70,7 +71,7 @@ interface Delayed {
 export function createCoalescingQueue(options: QueueOptions): CoalescingQueue {
   const concurrency = Math.max(1, options.concurrency ?? 4)
   const { timers } = options
-  const maxObserved = options.maxObserved ?? 1000
+  const maxObserved = options.maxObserved ?? 10_000
   const ready = new Map<string, Waiting>()
   const delayed = new Map<string, Delayed>()
   const active = new Set<string>()

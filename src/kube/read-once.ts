@@ -17,14 +17,21 @@ function refOf(obj: KubeObject): ObjectRef {
   return { namespace: obj.metadata?.namespace, name: obj.metadata?.name ?? '' }
 }
 
+/** An object the invocation already holds (its list or watch event delivered it). */
+export interface HeldObject {
+  type: ResourceType
+  obj: KubeObject
+}
+
 /**
  * Wraps `kube` for one invocation. Writes go through and update what later reads see: a patch
  * (of the object or its status), apply or create remembers the object the apiserver answered; a
  * delete or any other subresource write forgets it, so the next read asks again. Lists, watches,
- * evictions and Events are not affected.
+ * evictions and Events are not affected. `held` objects answer the first read of themselves.
  */
-export function readOnce(kube: KubeClient): KubeClient {
+export function readOnce(kube: KubeClient, held: readonly HeldObject[] = []): KubeClient {
   const reads = new Map<string, Promise<KubeObject | undefined>>()
+  for (const { type, obj } of held) reads.set(slot(type, refOf(obj)), Promise.resolve(obj))
   function remember<T extends KubeObject>(
     type: ResourceType,
     ref: ObjectRef,

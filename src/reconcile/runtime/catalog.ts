@@ -9,16 +9,22 @@ import { machineDeploymentController } from '../machine-deployment/reconcile'
 import { machineHealthCheckController } from '../machine-health-check/reconcile'
 import { machineSetController } from '../machine-set/reconcile'
 import type { Controller, ReconcileDeps } from './controller'
+import { readingDelivered } from './delivered-reads'
 
 /** What controllers need beyond the common runtime deps. */
 export interface CatalogOptions {
   providers: ProviderRegistry
 }
 
-/** Every registered controller. */
+/**
+ * Every registered controller. The Machine controller reads the Machine its list or watch event
+ * delivered instead of a GET (most of its runs find nothing to do: sweeps, its own writes, Node
+ * changes); the others, few per fleet, read fresh: a MachineSet deciding from a stale replica
+ * count would create Machines, a write no resourceVersion guards.
+ */
 export function controllerCatalog(options: CatalogOptions): Controller<ReconcileDeps>[] {
   return [
-    machineControllerWith(options.providers),
+    readingDelivered(machineControllerWith(options.providers)),
     machineSetController(),
     machineDeploymentController(),
     machineHealthCheckController(),

@@ -17,6 +17,7 @@ import { createKwokProvider } from '../../../src/providers/kwok/provider'
 import { createProviderRegistry } from '../../../src/providers/registry'
 import { machineControllerWith } from '../../../src/reconcile/machine'
 import { controllerCatalog } from '../../../src/reconcile/runtime/catalog'
+import { readingDelivered } from '../../../src/reconcile/runtime/delivered-reads'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
 
 /** Reconciles at once: the worker's default ($CONCURRENCY). The tight client uses the same. */
@@ -41,7 +42,9 @@ export async function startFleetControllers(options: {
   const { kube, metrics, namespace } = options
   const providers = createProviderRegistry([createKwokProvider({ nodes: kubeNodeWriter(kube) })])
   const controllers = controllerCatalog({ providers }).map((c) =>
-    c.kind === machineApiTypes.machine.kind ? machineControllerWith(providers, machineTuning) : c,
+    c.kind === machineApiTypes.machine.kind
+      ? readingDelivered(machineControllerWith(providers, machineTuning))
+      : c,
   )
   const deps = { kube, clock: systemClock, log: silentLogger(), fieldManager: 'machine-api-bench' }
   const bus = startInProcessBus({

@@ -25,6 +25,7 @@ import { createProviderRegistry } from '../../../src/providers/registry'
 import { machineControllerWith } from '../../../src/reconcile/machine'
 import { controllerCatalog } from '../../../src/reconcile/runtime/catalog'
 import type { ReconcileDeps } from '../../../src/reconcile/runtime/controller'
+import { readingDelivered } from '../../../src/reconcile/runtime/delivered-reads'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
 import { waitFor } from '../../harness/kube'
 
@@ -48,7 +49,9 @@ export function fullStackDeps(kube: KubeClient): ReconcileDeps {
 export async function startFullStack(kube: KubeClient, namespace: string): Promise<void> {
   const providers = createProviderRegistry([createKwokProvider({ nodes: kubeNodeWriter(kube) })])
   const controllers = controllerCatalog({ providers }).map((c) =>
-    c.kind === machineApiTypes.machine.kind ? machineControllerWith(providers, machineTuning) : c,
+    c.kind === machineApiTypes.machine.kind
+      ? readingDelivered(machineControllerWith(providers, machineTuning))
+      : c,
   )
   const deps = fullStackDeps(kube)
   const bus = startInProcessBus({

@@ -55,4 +55,14 @@ describe('readOnce', () => {
     expect(await readOnce(kube).get(coreTypes.configMap, ref)).toBeUndefined()
     expect(calls).toHaveLength(7)
   })
+
+  it('answers the first read of a held object without asking', async () => {
+    const namespace = await testNamespace(kc, 'read-held')
+    const ref = { namespace, name: 'b' }
+    const listed = await kube.create(coreTypes.configMap, { metadata: ref, data: { v: '1' } })
+    const reads = readOnce(kube, [{ type: coreTypes.configMap, obj: listed }])
+    calls.length = 0
+    expect(await reads.get(coreTypes.configMap, ref)).toBe(listed)
+    expect(calls).toEqual([])
+  })
 })
