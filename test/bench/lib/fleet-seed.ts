@@ -14,6 +14,7 @@ import type { Machine } from '../../../src/api/v1beta1/machine'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
 import { createPool } from '../../../src/pool'
+import { kwokProviderID } from '../../../src/providers/kwok/node'
 import { newScope } from '../../../src/reconcile/machine/machine-scope'
 import {
   machineAnnotation,
@@ -45,7 +46,8 @@ export async function seedConvergedFleet(
 }
 
 async function seedOne(kube: KubeClient, namespace: string, name: string): Promise<void> {
-  const providerID = `kwok://${namespace}/${name}`
+  // The kwok provider's own format, so the Node it would report matches the Machine.
+  const providerID = kwokProviderID({ metadata: { namespace, name, uid: '' }, spec: {} })
   const manifest = kwokMachine(namespace, name, { providerID })
   manifest.metadata = {
     ...manifest.metadata,
