@@ -13,12 +13,12 @@ import type { Logger } from '../observability/logger'
 import type { RuntimeMetrics } from '../observability/runtime-metrics'
 import { type CoalescingQueue, createCoalescingQueue } from './coalescing-queue'
 import { type EventMapper, mapChange } from './event-mapping'
-import { changeFilterFor } from './heartbeat-filter'
 import { inNamespaceScope } from './namespace-scope'
 import { type Runner, requeueDelay } from './run-outcome'
 import { type SweepReport, startSweepTimer, sweep } from './sweep'
 import type { Timers } from './timers'
-import { type ChangeType, startWatchSource, type WatchSource } from './watch-source'
+import type { ChangeType, WatchSource } from './watch-source'
+import { startWatches } from './watches'
 
 /** One watched change on its way to the mappers and the queue. */
 export interface WatchedChange {
@@ -103,27 +103,17 @@ export function startInProcessBus(options: InProcessBusOptions): InProcessBus {
   const deliver = options.interceptChanges?.(deliverChange) ?? deliverChange
 
   const events = options.events ?? true
-  const sources: WatchSource[] = []
-  if (events) {
-    for (const type of options.watched) {
-      const filter = changeFilterFor(type)
-      sources.push(
-        startWatchSource({
+  const sources: WatchSource[] = events
+    ? startWatches(
+        {
+          ...options,
           kube,
-          type,
-          namespace: options.namespace,
-          timers: options.timers,
           log,
-          ...(options.watchdogMs ? { watchdogMs: options.watchdogMs } : {}),
-          onRestart: (cause) => metrics?.watchRestarts.inc({ resource: type.plural, cause }),
-          onRelist: () => filter?.reset(),
-          onChange: (obj, change) => {
-            if (!filter || filter.admit(obj, change)) deliver({ type, obj, change })
-          },
-        }),
+          onRestart: (type, cause) => metrics?.watchRestarts.inc({ resource: type.plural, cause }),
+        },
+        (type, obj, change) => deliver({ type, obj, change }),
       )
-    }
-  }
+    : []
 
   const stopSweep =
     options.sweepPeriodMs > 0

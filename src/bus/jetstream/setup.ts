@@ -57,49 +57,51 @@ async function exists(check: () => Promise<unknown>): Promise<boolean> {
   }
 }
 
+/** Creates what `info` does not find; a create that lost the race to another worker is fine. */
+async function ensure(info: () => Promise<unknown>, create: () => Promise<unknown>): Promise<void> {
+  if (await exists(info)) return
+  await create().catch(async (error: unknown) => {
+    if (!(await exists(info))) throw error
+  })
+}
+
 /** Creates the streams and the consumer when missing (idempotent; concurrent workers may race). */
 export async function ensureJetStream(
   jsm: JetStreamManager,
   config: JetStreamConfig,
 ): Promise<void> {
-  if (!(await exists(() => jsm.streams.info(config.stream)))) {
-    await jsm.streams
-      .add({
+  await ensure(
+    () => jsm.streams.info(config.stream),
+    () =>
+      jsm.streams.add({
         name: config.stream,
         subjects: [`${config.subjectPrefix}.>`],
         retention: RetentionPolicy.Workqueue,
         max_msgs_per_subject: 1,
         discard: DiscardPolicy.Old,
         storage: StorageType.File,
-      })
-      .catch(async (error: unknown) => {
-        if (!(await exists(() => jsm.streams.info(config.stream)))) throw error
-      })
-  }
-  if (!(await exists(() => jsm.streams.info(config.deadLetterStream)))) {
-    await jsm.streams
-      .add({
+      }),
+  )
+  await ensure(
+    () => jsm.streams.info(config.deadLetterStream),
+    () =>
+      jsm.streams.add({
         name: config.deadLetterStream,
         subjects: [`${config.deadLetterPrefix}.>`],
         retention: RetentionPolicy.Limits,
         max_age: nanos(7 * 24 * 3600 * 1000),
         storage: StorageType.File,
-      })
-      .catch(async (error: unknown) => {
-        if (!(await exists(() => jsm.streams.info(config.deadLetterStream)))) throw error
-      })
-  }
-  if (!(await exists(() => jsm.consumers.info(config.stream, config.consumer)))) {
-    await jsm.consumers
-      .add(config.stream, {
+      }),
+  )
+  await ensure(
+    () => jsm.consumers.info(config.stream, config.consumer),
+    () =>
+      jsm.consumers.add(config.stream, {
         durable_name: config.consumer,
         ack_policy: AckPolicy.Explicit,
         ack_wait: nanos(config.ackWaitMs),
         max_deliver: serverMaxDeliver(config),
         filter_subject: `${config.subjectPrefix}.>`,
-      })
-      .catch(async (error: unknown) => {
-        if (!(await exists(() => jsm.consumers.info(config.stream, config.consumer)))) throw error
-      })
-  }
+      }),
+  )
 }

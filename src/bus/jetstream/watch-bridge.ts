@@ -7,10 +7,10 @@ import type { KubeClient } from '../../kube/kube-client'
 import type { ResourceType } from '../../kube/resource'
 import type { Logger } from '../../observability/logger'
 import { type EventMapper, mapChange } from '../event-mapping'
-import { changeFilterFor } from '../heartbeat-filter'
 import { inNamespaceScope } from '../namespace-scope'
 import type { Timers } from '../timers'
-import { startWatchSource, type WatchSource } from '../watch-source'
+import type { WatchSource } from '../watch-source'
+import { startWatches } from '../watches'
 import type { KeyPublisher } from './publisher'
 
 /** A running bridge. */
@@ -31,31 +31,16 @@ export function startWatchBridge(options: {
   watchdogMs?: number
 }): WatchBridge {
   const { kube, log } = options
-  const sources: WatchSource[] = options.watched.map((type) => {
-    const filter = changeFilterFor(type)
-    return startWatchSource({
-      kube,
-      type,
-      namespace: options.namespace,
-      timers: options.timers,
-      log,
-      ...(options.watchdogMs ? { watchdogMs: options.watchdogMs } : {}),
-      onRelist: () => filter?.reset(),
-      onChange: (obj, change) => {
-        if (filter && !filter.admit(obj, change)) return
-        mapChange(options.mappers, { kind: type.kind, obj, change }, kube)
-          .then((keys) =>
-            Promise.all(
-              keys
-                .filter((key) => inNamespaceScope(key, options.namespace))
-                .map((key) => options.publish(key)),
-            ),
-          )
-          .catch((error: unknown) =>
-            log.warn({ err: errorMessage(error) }, 'publishing a hint failed'),
-          )
-      },
-    })
+  const sources: WatchSource[] = startWatches(options, (type, obj, change) => {
+    mapChange(options.mappers, { kind: type.kind, obj, change }, kube)
+      .then((keys) =>
+        Promise.all(
+          keys
+            .filter((key) => inNamespaceScope(key, options.namespace))
+            .map((key) => options.publish(key)),
+        ),
+      )
+      .catch((error: unknown) => log.warn({ err: errorMessage(error) }, 'publishing a hint failed'))
   })
   return {
     async ready() {
