@@ -9,7 +9,7 @@ import type {
   machineDeploymentStatusSchema,
 } from '../v1beta1/machine-deployment'
 import { compact, dataObject } from './conversion-data'
-import { templateToHub, templateToV1alpha1 } from './machine-set'
+import { replicaCounts, templateToHub, templateToV1alpha1 } from './machine-set'
 import { nonEmpty, type SpokeConverter } from './spoke-converter'
 
 type HubSpec = z.input<typeof machineDeploymentSpecSchema>
@@ -85,11 +85,7 @@ export const machineDeploymentConverter: SpokeConverter<
     }),
   statusDown: (status) => ({
     value: compact({
-      replicas: status.replicas,
-      readyReplicas: status.readyReplicas,
-      availableReplicas: status.availableReplicas,
-      selector: status.selector,
-      observedGeneration: status.observedGeneration,
+      ...replicaCounts(status),
       updatedReplicas: status.updatedReplicas,
       unavailableReplicas: status.unavailableReplicas,
     }),
@@ -101,11 +97,7 @@ export const machineDeploymentConverter: SpokeConverter<
   }),
   statusUp: (status, data) =>
     compact({
-      replicas: status.replicas,
-      readyReplicas: status.readyReplicas,
-      availableReplicas: status.availableReplicas,
-      selector: status.selector,
-      observedGeneration: status.observedGeneration,
+      ...replicaCounts(status),
       updatedReplicas: status.updatedReplicas,
       unavailableReplicas: status.unavailableReplicas,
       phase: data.phase as HubStatus['phase'],

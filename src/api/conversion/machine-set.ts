@@ -38,6 +38,23 @@ export function templateToHub(
   return compact({ metadata: template.metadata, spec: machineSpecToHub(template.spec, data ?? {}) })
 }
 
+/** The replica counts of MachineSet and MachineDeployment status: the same in both versions. */
+export function replicaCounts(status: {
+  replicas?: number | undefined
+  readyReplicas?: number | undefined
+  availableReplicas?: number | undefined
+  selector?: string | undefined
+  observedGeneration?: number | undefined
+}) {
+  return {
+    replicas: status.replicas,
+    readyReplicas: status.readyReplicas,
+    availableReplicas: status.availableReplicas,
+    selector: status.selector,
+    observedGeneration: status.observedGeneration,
+  }
+}
+
 /** The MachineSet converter. */
 export const machineSetConverter: SpokeConverter<HubSpec, HubStatus, SpokeSpec, SpokeStatus> = {
   kind: 'MachineSet',
@@ -64,11 +81,7 @@ export const machineSetConverter: SpokeConverter<HubSpec, HubStatus, SpokeSpec, 
     }),
   statusDown: (status) => ({
     value: compact({
-      replicas: status.replicas,
-      readyReplicas: status.readyReplicas,
-      availableReplicas: status.availableReplicas,
-      selector: status.selector,
-      observedGeneration: status.observedGeneration,
+      ...replicaCounts(status),
       fullyLabeledReplicas: status.fullyLabeledReplicas,
       errorReason: status.failureReason,
       errorMessage: status.failureMessage,
@@ -77,11 +90,7 @@ export const machineSetConverter: SpokeConverter<HubSpec, HubStatus, SpokeSpec, 
   }),
   statusUp: (status, data) =>
     compact({
-      replicas: status.replicas,
-      readyReplicas: status.readyReplicas,
-      availableReplicas: status.availableReplicas,
-      selector: status.selector,
-      observedGeneration: status.observedGeneration,
+      ...replicaCounts(status),
       fullyLabeledReplicas: status.fullyLabeledReplicas,
       failureReason: status.errorReason,
       failureMessage: status.errorMessage,
