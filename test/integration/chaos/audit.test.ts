@@ -123,9 +123,14 @@ async function runningMachine(
   return { name, uid, instanceId: instance.InstanceId ?? '', node: nodeName }
 }
 
+/** The audit's three counts, and what they are made of. */
+async function audited(audit: RunAudit) {
+  const { duplicates, orphans, lost, breakdown } = await audit.count()
+  return { counts: { duplicates, orphans, lost }, breakdown }
+}
+
 async function counts(audit: RunAudit) {
-  const { duplicates, orphans, lost } = await audit.count()
-  return { duplicates, orphans, lost }
+  return (await audited(audit)).counts
 }
 
 const clean = { duplicates: 0, orphans: 0, lost: 0 }
@@ -177,12 +182,9 @@ describe('chaos audit', () => {
     audit.intents.want(`machine/${second.name}`, 0)
     await world.kube.delete(machineApiTypes.machine, { namespace, name: second.name })
     await terminate(world.ec2, second.instanceId)
-    const result = await audit.count()
-    expect({ duplicates: result.duplicates, orphans: result.orphans, lost: result.lost }).toEqual({
-      ...clean,
-      orphans: 1,
-    })
-    expect(result.breakdown.orphanNodes).toEqual([second.node])
+    const { counts: after, breakdown } = await audited(audit)
+    expect(after).toEqual({ ...clean, orphans: 1 })
+    expect(breakdown.orphanNodes).toEqual([second.node])
   })
 
   it('counts a Machine whose instance was deleted as one orphan', async () => {
@@ -191,12 +193,9 @@ describe('chaos audit', () => {
     const [, , third] = members
     if (!third) throw new Error('no Machine')
     await terminate(world.ec2, third.instanceId)
-    const result = await audit.count()
-    expect({ duplicates: result.duplicates, orphans: result.orphans, lost: result.lost }).toEqual({
-      ...clean,
-      orphans: 1,
-    })
-    expect(result.breakdown.machinesWithoutInstance).toEqual([third.name])
+    const { counts: after, breakdown } = await audited(audit)
+    expect(after).toEqual({ ...clean, orphans: 1 })
+    expect(breakdown.machinesWithoutInstance).toEqual([third.name])
   })
 
   it('counts a Machine deleted without a request as one lost', async () => {
