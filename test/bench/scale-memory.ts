@@ -209,7 +209,7 @@ export const scaleMemoryBench: Bench = {
           [totalOf(cycles.own) / windowMinutes],
           {
             name: "the sweep's paged lists alone",
-            value: (listsPerSweep * cycles.cycles) / windowMinutes,
+            value: round((listsPerSweep * cycles.cycles) / windowMinutes, 1),
           },
           `${cycles.cycles} whole sweep cycles (${round(cycles.windowMs / 1000, 1)} s); at the default period (300 s): ${round(ownPerSweep / (5 + cycleMinutes - sweepSeconds / 60), 1)} req/min`,
         ),
