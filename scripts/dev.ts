@@ -23,6 +23,7 @@ import { formatMachineTable } from '../src/dev/machine-table'
 import { createLogger } from '../src/observability/logger'
 import { createDefaultProviders } from '../src/providers/default-registry'
 import { builtInProviderSpecSchemas } from '../src/providers/schemas'
+import { createClaimHolder, processSelf } from '../src/reconcile/machine/claim-holder'
 import { controllerCatalog } from '../src/reconcile/runtime/catalog'
 import { controlPlaneBinDir, startControlPlane } from '../test/harness/controlplane'
 import { freePort } from '../test/harness/controlplane/free-port'
@@ -125,7 +126,14 @@ const settings = parseRuntimeSettings(
     SWEEP_PERIOD_SECONDS: '30',
   },
 )
-started(await startWorker(deps, settings, controllerCatalog({ providers })), (w) => w.stop())
+started(
+  await startWorker(
+    deps,
+    settings,
+    controllerCatalog({ providers, claimHolder: createClaimHolder(processSelf(env)) }),
+  ),
+  (w) => w.stop(),
+)
 
 let amiId: string | undefined
 if (moto) {

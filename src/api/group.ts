@@ -94,10 +94,15 @@ export const LABELS = {
   simulatedBy: `${API_GROUP}/simulated-by`,
 } as const
 
-/** Every finalizer machine-api owns. */
+/** Every finalizer machine-api owns. A finalizer never shares its key with an annotation. */
 export const FINALIZERS = {
-  /** On a Machine: its infrastructure and Node are not yet gone. */
-  machine: `${API_GROUP}/machine`,
+  /** Holds a Machine until its instance and its Node are gone (Machine controller). */
+  machineCleanup: `${API_GROUP}/machine-cleanup`,
+  /**
+   * The Machine finalizer of earlier versions, the same string as the Node annotation naming a
+   * Node's Machine. Still honoured on Machines that carry it, and replaced on the next reconcile.
+   */
+  legacyMachine: `${API_GROUP}/machine`,
 } as const
 
 /**

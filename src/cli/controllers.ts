@@ -4,6 +4,7 @@ import type { RuntimeDeps, RuntimeSettings } from '../deps'
 import { errorMessage } from '../errors'
 import { createDefaultProviders } from '../providers/default-registry'
 import type { ProviderRegistry } from '../providers/registry'
+import { createClaimHolder, processSelf } from '../reconcile/machine/claim-holder'
 import { controllerCatalog } from '../reconcile/runtime/catalog'
 import type { Controller, ReconcileDeps } from '../reconcile/runtime/controller'
 import { selectControllers } from '../reconcile/runtime/selection'
@@ -16,8 +17,9 @@ export function runtimeControllers(
   env: NodeJS.ProcessEnv,
 ): { providers: ProviderRegistry; controllers: Controller<ReconcileDeps>[] } {
   const providers = asUsage('$MACHINE_API_PROVIDERS', () => createDefaultProviders(deps.kube, env))
+  const claimHolder = createClaimHolder(processSelf(env))
   const controllers = asUsage('--controllers', () =>
-    selectControllers(controllerCatalog({ providers }), settings.controllers),
+    selectControllers(controllerCatalog({ providers, claimHolder }), settings.controllers),
   )
   return { providers, controllers }
 }

@@ -3,8 +3,8 @@
  * explicit content types (merge patch, apply) and subresources, which client-node's generic
  * KubernetesObjectApi does not offer.
  */
-import { randomBytes } from 'node:crypto'
 import { hasKubeReason } from './errors'
+import { recordDeduplicatedEvent } from './event-recorder'
 import type { KubeTransport } from './http-transport'
 import type { KubeClient, ListOptions, ListPage } from './kube-client'
 import {
@@ -146,40 +146,7 @@ export function createKubeClient(transport: KubeTransport): KubeClient {
     },
 
     async recordEvent(event) {
-      const meta = event.regarding.metadata ?? {}
-      // Events about cluster-scoped objects (Nodes) live in `default`, as kubelet's do.
-      const namespace = meta.namespace ?? 'default'
-      const now = new Date().toISOString()
-      await transport.request({
-        method: 'POST',
-        path: collectionPath(coreTypes.event, namespace),
-        body: {
-          apiVersion: 'v1',
-          kind: 'Event',
-          metadata: {
-            name: `${meta.name ?? 'object'}.${randomBytes(8).toString('hex')}`,
-            namespace,
-          },
-          involvedObject: {
-            apiVersion: event.regarding.apiVersion,
-            kind: event.regarding.kind,
-            name: meta.name,
-            namespace: meta.namespace,
-            uid: meta.uid,
-            resourceVersion: meta.resourceVersion,
-          },
-          type: event.type,
-          reason: event.reason,
-          message: event.message.slice(0, 1024),
-          source: { component: event.reportingController },
-          reportingComponent: event.reportingController,
-          firstTimestamp: now,
-          lastTimestamp: now,
-          count: 1,
-        },
-        verb: 'create',
-        resource: 'events',
-      })
+      await recordDeduplicatedEvent(transport, event, new Date())
     },
 
     async watch(type, options, onEvent) {

@@ -81,7 +81,10 @@ export interface KubeClient {
     ref: { namespace: string; name: string },
     options?: { dryRun?: boolean; gracePeriodSeconds?: number },
   ): Promise<void>
-  /** Records an Event; failures are reported to the caller, who usually ignores them. */
+  /**
+   * Records an Event; the same Event again (object, type, reason, message) counts on the existing
+   * one instead of adding another. Failures are reported to the caller, who usually ignores them.
+   */
   recordEvent(event: EventInput): Promise<void>
   /** Streams watch events until the server ends the stream or `signal` aborts. */
   watch(

@@ -20,6 +20,11 @@ interface ProviderErrorOptions {
   cause?: unknown
 }
 
+/** `options` with `ms` as the delay when they name none. */
+function withDefaultDelay(options: ProviderErrorOptions, ms: number): ProviderErrorOptions {
+  return { ...options, retryAfterMs: options.retryAfterMs ?? ms }
+}
+
 /**
  * The user must change something (the field named by `field`, a Secret, a permission): retrying
  * the same configuration cannot succeed.
@@ -37,10 +42,7 @@ export class CapacityError extends TransientError {
   override readonly name = 'CapacityError'
 
   constructor(message: string, options: ProviderErrorOptions) {
-    super(message, {
-      ...options,
-      retryAfterMs: options.retryAfterMs ?? defaultRetryAfterMs.Capacity,
-    })
+    super(message, withDefaultDelay(options, defaultRetryAfterMs.Capacity))
   }
 }
 
@@ -49,10 +51,7 @@ export class ThrottledError extends TransientError {
   override readonly name = 'ThrottledError'
 
   constructor(message: string, options: ProviderErrorOptions) {
-    super(message, {
-      ...options,
-      retryAfterMs: options.retryAfterMs ?? defaultRetryAfterMs.Throttled,
-    })
+    super(message, withDefaultDelay(options, defaultRetryAfterMs.Throttled))
   }
 }
 

@@ -19,6 +19,7 @@ import { kubeNodeWriter } from '../../src/providers/kwok/kube-node-writer'
 import { createKwokProvider } from '../../src/providers/kwok/provider'
 import { createProviderRegistry } from '../../src/providers/registry'
 import { type MachineDeps, machineController } from '../../src/reconcile/machine'
+import { createClaimHolder, processSelf } from '../../src/reconcile/machine/claim-holder'
 import { createRunner } from '../../src/reconcile/runtime/runner'
 import { waitFor } from '../harness/kube'
 import type { Bench, BenchEnv } from './lib/bench'
@@ -84,6 +85,7 @@ async function startMachineController(kube: KubeClient): Promise<() => Promise<v
     log: silentLogger(),
     fieldManager: 'machine-api-bench',
     providers,
+    claimHolder: createClaimHolder(processSelf(process.env)),
   }
   const controllers = [machineController]
   const bus = startInProcessBus({

@@ -32,7 +32,10 @@ export function capacityStatus(
   const condition = conditionFor(outcome)
   const status: Status = {
     ...previous,
-    conditions: setCondition(previous.conditions ?? [], condition, { now, generation }),
+    conditions: setCondition(previous.conditions ?? [], condition, {
+      time: now.toISOString(),
+      generation,
+    }),
   }
   if (generation !== undefined) status.observedGeneration = generation
   if (outcome.type === 'known') {

@@ -14,6 +14,7 @@ import type { Logger } from '../../observability/logger'
 import type { Orphan } from '../../providers/orphans'
 import type { ProviderRegistry } from '../../providers/registry'
 import { namespacedSecretReader } from '../../providers/secret-reader'
+import { recordEvent } from '../shared/events'
 
 export interface OrphanSweepOptions {
   kube: KubeClient
@@ -74,15 +75,15 @@ export async function sweepOrphanInstances(options: OrphanSweepOptions): Promise
           reported.push({ ...orphan, machineClass: name })
           const message = `Instance ${orphan.instanceId} (Machine ${orphan.machineNamespace}/${orphan.machineName}, uid ${orphan.machineUid}) has no Machine; ${orphan.terminate ? 'terminated' : 'reported only (orphan termination is off)'}`
           log.warn({ machineClass: name, instanceId: orphan.instanceId }, message)
-          await kube
-            .recordEvent({
-              regarding: machineClass as KubeObject,
+          await recordEvent(
+            { kube, log, fieldManager: options.fieldManager },
+            machineClass as KubeObject,
+            {
               type: 'Warning',
               reason: orphan.terminate ? 'OrphanTerminated' : 'OrphanFound',
               message,
-              reportingController: options.fieldManager,
-            })
-            .catch(() => undefined)
+            },
+          )
         }
       } catch (error) {
         // One class with bad credentials must not stop the others.

@@ -6,7 +6,6 @@
  * API and credentials (a webhook must answer fast and holds no cloud credentials) and because the
  * result is observed state, which belongs in status.
  */
-import { isDeepStrictEqual } from 'node:util'
 import { machineApiTypes } from '../../api/resource-types'
 import type { MachineClass } from '../../api/v1beta1/machine-class'
 import { PermanentError, TransientError } from '../../errors'
@@ -16,6 +15,7 @@ import type { ProviderRegistry } from '../../providers/registry'
 import { namespacedSecretReader } from '../../providers/secret-reader'
 import type { Controller, ReconcileDeps, ReconcileResult } from '../runtime/controller'
 import { writeStatus } from '../runtime/status-write'
+import { statusUnchanged } from '../shared/status-unchanged'
 import { type CapacityOutcome, capacityCurrent, capacityStatus } from './capacity-status'
 
 /** How long one provider call may take. */
@@ -73,7 +73,7 @@ export async function reconcileMachineClass(
   if (capacityCurrent(machineClass)) return {}
   const outcome = await askProvider(deps, deps.providers, machineClass)
   const status = capacityStatus(machineClass, outcome, deps.clock.now())
-  if (!isDeepStrictEqual(status, machineClass.status)) {
+  if (!statusUnchanged(machineClass.status, status)) {
     await writeStatus(deps.kube, type, { observed: machineClass, status })
   }
   // An unanswered question is asked again; the rest waits for a spec change.

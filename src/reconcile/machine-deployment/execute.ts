@@ -8,6 +8,7 @@ import { errorMessage } from '../../errors'
 import { hasKubeReason } from '../../kube/errors'
 import type { KubeObject } from '../../kube/resource'
 import type { ReconcileDeps } from '../runtime/controller'
+import { recordEvent } from '../shared/events'
 import { type MachineDeploymentObject, revisionOf } from './machine-sets'
 import type { DeploymentAction } from './plan'
 
@@ -38,13 +39,7 @@ export async function executeDeploymentActions(
       })
     }
   }
-  for (const note of notes) {
-    await deps.kube
-      .recordEvent({ regarding: md as KubeObject, ...note, reportingController: deps.fieldManager })
-      .catch((error: unknown) =>
-        deps.log.warn({ err: errorMessage(error) }, 'could not record an Event'),
-      )
-  }
+  for (const note of notes) await recordEvent(deps, md as KubeObject, note)
   return errors
 }
 

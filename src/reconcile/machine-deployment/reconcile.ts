@@ -4,7 +4,6 @@
  * timer (the progress deadline). It reads MachineSets only, never Machines: the sets' status
  * carries the counts the rollout bounds need.
  */
-import { isDeepStrictEqual } from 'node:util'
 import { machineApiTypes } from '../../api/resource-types'
 import { selectorToString } from '../../api/shared/label-selector'
 import type { ObjectKey } from '../../kube/object-key'
@@ -14,6 +13,7 @@ import type { Controller, ReconcileDeps, ReconcileResult } from '../runtime/cont
 import { isStalled } from '../runtime/stalled'
 import { writeStatus } from '../runtime/status-write'
 import { syncClassCapacity } from '../shared/class-capacity-sync'
+import { statusUnchanged } from '../shared/status-unchanged'
 import { executeDeploymentActions } from './execute'
 import type { MachineDeploymentObject } from './machine-sets'
 import { planMachineDeployment } from './plan'
@@ -53,7 +53,7 @@ export async function reconcileMachineDeployment(
     return { requeueAfterMs: 0 }
   }
   const { status, requeueAfterMs } = computeDeploymentStatus(md, sets, plan, deps.clock.now())
-  if (!isDeepStrictEqual(status, md.status)) {
+  if (!statusUnchanged(md.status, status)) {
     await writeStatus(deps.kube, type, { observed: md, status })
   }
   // After the status write, whose resourceVersion precondition this patch would otherwise break.

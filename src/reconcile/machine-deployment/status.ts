@@ -10,8 +10,8 @@
  * status.lastProgressTime so the deadline survives restarts.
  */
 import { selectorToString } from '../../api/shared/label-selector'
-import { type ConditionInput, setConditions } from '../machine-set/conditions'
 import type { MachineSetObject } from '../machine-set/types'
+import { type ConditionInput, setConditions } from '../shared/conditions'
 import { CAPI_PAUSED_ANNOTATION, isPaused } from './autoscaler-keys'
 import type { MachineDeploymentObject } from './machine-sets'
 import { rolloutBounds } from './plan'
@@ -128,13 +128,10 @@ export function computeDeploymentStatus(
           : 'Running',
     lastProgressTime: lastProgress,
     ...(generation === undefined ? {} : { observedGeneration: generation }),
-    conditions: setConditions(
-      previous?.conditions,
-      conditions.map((c) =>
-        generation === undefined ? c : { ...c, observedGeneration: generation },
-      ),
-      now,
-    ),
+    conditions: setConditions(previous?.conditions, conditions, {
+      time: now.toISOString(),
+      generation,
+    }),
   }
   return { status, ...(requeueAfterMs === undefined ? {} : { requeueAfterMs }) }
 }

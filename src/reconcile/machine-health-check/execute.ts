@@ -11,6 +11,7 @@ import { hasKubeReason } from '../../kube/errors'
 import type { KubeClient } from '../../kube/kube-client'
 import type { KubeObject, ResourceType } from '../../kube/resource'
 import type { Logger } from '../../observability/logger'
+import { recordEvent } from '../shared/events'
 import { actionEvent, type PlannedEvent } from './events'
 import { remediationRequest, requestMarker, requestType, templateType } from './external'
 import { conditionChanged, machineHealthCondition } from './machine-condition'
@@ -145,25 +146,14 @@ function machineNameOf(action: RemediationAction): string {
 }
 
 /** Records `event` on its Machine and/or the health check. Failures are logged, never thrown. */
-export async function recordEvent(deps: ExecuteDeps, event: PlannedEvent): Promise<void> {
+export async function recordPlannedEvent(deps: ExecuteDeps, event: PlannedEvent): Promise<void> {
   const machine = event.machine === undefined ? undefined : deps.machines.get(event.machine)
   const regarding = [
     ...(machine ? [machine] : []),
     ...(event.both || !machine ? [deps.healthCheck] : []),
   ]
-  for (const obj of regarding) {
-    await deps.kube
-      .recordEvent({
-        regarding: obj,
-        type: event.type,
-        reason: event.reason,
-        message: event.message,
-        reportingController: deps.fieldManager,
-      })
-      .catch((error: unknown) =>
-        deps.log.warn({ err: errorMessage(error) }, 'could not record an Event'),
-      )
-  }
+  const { type, reason, message } = event
+  for (const obj of regarding) await recordEvent(deps, obj, { type, reason, message })
 }
 
 /** Runs every action, recording an Event for each success; returns the failures. */
@@ -177,7 +167,7 @@ export async function executeActions(
     if (!machine) continue
     try {
       await run(deps, action, machine)
-      await recordEvent(deps, actionEvent(action))
+      await recordPlannedEvent(deps, actionEvent(action))
     } catch (error) {
       deps.log.warn(
         { action: action.type, machine: machineNameOf(action), err: errorMessage(error) },

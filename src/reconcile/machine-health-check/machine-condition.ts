@@ -6,6 +6,7 @@
 
 import { ANNOTATIONS } from '../../api/group'
 import type { Condition } from '../../api/shared/conditions'
+import { setCondition } from '../shared/conditions'
 import { formatDuration, formatTime } from './format'
 import { healthCheckSucceededCondition, type ObservedCondition } from './target'
 import type { TargetEvaluation, TargetHealth, UnhealthyDetail } from './targets'
@@ -69,13 +70,12 @@ export function machineHealthCondition(
 ): Condition | undefined {
   if (evaluation.health.state === 'deleting') return undefined
   const next = conditionFor(evaluation.health, evaluation.target.machine.nodeRef?.name)
-  const keep = previous?.status === next.status && previous.lastTransitionTime
-  return {
-    type: healthCheckSucceededCondition,
-    ...next,
-    message: next.message.slice(0, 32_768),
-    lastTransitionTime: keep ? (previous.lastTransitionTime as string) : formatTime(now.getTime()),
-  }
+  const [condition] = setCondition(
+    previous ? [previous] : [],
+    { type: healthCheckSucceededCondition, ...next },
+    { time: formatTime(now.getTime()) },
+  )
+  return condition as Condition
 }
 
 /** True when writing `next` would change `previous` (status, reason, message or transition time). */

@@ -9,29 +9,23 @@ import type { ObjectKey } from '../../kube/object-key'
 import type { KubeObject } from '../../kube/resource'
 import type { Controller, ReconcileDeps, ReconcileResult } from '../runtime/controller'
 import { isStalled } from '../runtime/stalled'
+import { statusUnchanged } from '../shared/status-unchanged'
 import { transitionEvents } from './events'
-import { type ExecuteDeps, executeActions, recordEvent, writeMachineConditions } from './execute'
+import {
+  type ExecuteDeps,
+  executeActions,
+  recordPlannedEvent,
+  writeMachineConditions,
+} from './execute'
 import { observeTargets, parseHealthCheckSpec } from './observe'
 import { planRemediation } from './plan'
-import {
-  type HealthCheckStatus,
-  healthCheckStatus,
-  remediationAllowed,
-  remediationAllowedCondition,
-} from './status'
+import { healthCheckStatus, remediationAllowed, remediationAllowedCondition } from './status'
 import { healthCheckSucceededCondition, type ObservedCondition } from './target'
 import { evaluateTargets } from './targets'
 
 function conditionsOf(obj: KubeObject): ObservedCondition[] {
   const list = (obj.status as { conditions?: unknown } | undefined)?.conditions
   return Array.isArray(list) ? (list as ObservedCondition[]) : []
-}
-
-function sameStatus(obj: KubeObject, next: HealthCheckStatus): boolean {
-  const current = (obj.status ?? {}) as Record<string, unknown>
-  return (Object.keys(next) as Array<keyof HealthCheckStatus>).every(
-    (k) => JSON.stringify(current[k]) === JSON.stringify(next[k]),
-  )
 }
 
 /**
@@ -86,10 +80,10 @@ export async function reconcileMachineHealthCheck(
   }
   // Conditions first: a Machine about to be deleted still says why, for `kubectl describe`.
   const failures = await writeMachineConditions(exec, { evaluations, previousMachine, now })
-  for (const event of events) await recordEvent(exec, event)
+  for (const event of events) await recordPlannedEvent(exec, event)
   failures.push(...(await executeActions(exec, plan.actions)))
 
-  if (!sameStatus(healthCheck, status)) {
+  if (!statusUnchanged(healthCheck.status as object | undefined, status)) {
     // The precondition turns a write based on a stale read into a Conflict (retried soon).
     const patch = { metadata: { resourceVersion: healthCheck.metadata?.resourceVersion }, status }
     await kube.mergePatch(types.machineHealthCheck, ref, patch, { subresource: 'status' })

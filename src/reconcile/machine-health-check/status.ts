@@ -8,6 +8,7 @@
  */
 import type { Condition } from '../../api/shared/conditions'
 import type { IntOrPercent } from '../../api/shared/int-or-string'
+import { setCondition } from '../shared/conditions'
 import { formatNames, formatTime } from './format'
 import type { RemediationPlan } from './plan'
 import type { ObservedCondition } from './target'
@@ -25,23 +26,6 @@ export interface HealthCheckStatus {
   targets: string[]
   observedGeneration?: number
   conditions: ObservedCondition[]
-}
-
-/** `conditions` with `next` in place of its type; lastTransitionTime kept unless status flips. */
-export function setCondition(
-  conditions: ObservedCondition[],
-  next: Omit<Condition, 'lastTransitionTime'>,
-  now: Date,
-): ObservedCondition[] {
-  const previous = conditions.find((c) => c.type === next.type)
-  const keep = previous?.status === next.status && previous.lastTransitionTime
-  const condition = {
-    ...next,
-    lastTransitionTime: keep ? previous.lastTransitionTime : formatTime(now.getTime()),
-  }
-  return previous
-    ? conditions.map((c) => (c.type === next.type ? condition : c))
-    : [...conditions, condition]
 }
 
 /** The RemediationAllowed condition for `plan`, quoting the counts and the configured limit. */
@@ -111,8 +95,9 @@ export function healthCheckStatus(input: {
   now: Date
 }): HealthCheckStatus {
   const { plan, now } = input
-  let conditions = setCondition(input.previous, remediationAllowed(plan, input.maxUnhealthy), now)
-  conditions = setCondition(conditions, targetsHealthy(input.evaluations), now)
+  const stamp = { time: formatTime(now.getTime()) }
+  let conditions = setCondition(input.previous, remediationAllowed(plan, input.maxUnhealthy), stamp)
+  conditions = setCondition(conditions, targetsHealthy(input.evaluations), stamp)
   return {
     expectedMachines: plan.expectedMachines,
     currentHealthy: plan.currentHealthy,

@@ -10,6 +10,7 @@ import { hasKubeReason } from '../../kube/errors'
 import type { KubeObject } from '../../kube/resource'
 import { mapConcurrently } from '../../pool'
 import type { ReconcileDeps } from '../runtime/controller'
+import { recordEvent } from '../shared/events'
 import type { MachineSetAction } from './plan'
 import { controllerReference, type MachineSetObject } from './types'
 
@@ -157,15 +158,5 @@ export async function recordMachineSetEvents(
       message: `${failure.action} ${failure.name}: ${errorMessage(failure.error)}`,
     })
   }
-  for (const event of events) {
-    await deps.kube
-      .recordEvent({
-        regarding: set as KubeObject,
-        ...event,
-        reportingController: deps.fieldManager,
-      })
-      .catch((error: unknown) =>
-        deps.log.warn({ err: errorMessage(error) }, 'could not record an Event'),
-      )
-  }
+  for (const event of events) await recordEvent(deps, set as KubeObject, event)
 }

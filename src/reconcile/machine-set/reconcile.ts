@@ -2,7 +2,6 @@
  * @module The MachineSet controller: read the set and the Machines of its namespace, plan, act,
  * write status last (conditional on the resourceVersion read), and return the earliest timer.
  */
-import { isDeepStrictEqual } from 'node:util'
 import { machineApiTypes } from '../../api/resource-types'
 import type { KubeClient } from '../../kube/kube-client'
 import type { ObjectKey } from '../../kube/object-key'
@@ -11,6 +10,7 @@ import type { Controller, ReconcileDeps, ReconcileResult } from '../runtime/cont
 import { isStalled } from '../runtime/stalled'
 import { writeStatus } from '../runtime/status-write'
 import { syncClassCapacity } from '../shared/class-capacity-sync'
+import { statusUnchanged } from '../shared/status-unchanged'
 import { executeMachineSetActions, recordMachineSetEvents } from './execute'
 import { type MachineSetPlanOptions, planMachineSet } from './plan'
 import { computeMachineSetStatus } from './status'
@@ -47,7 +47,7 @@ export async function reconcileMachineSet(
 
   const now = deps.clock.now()
   const { status, requeueAfterMs } = computeMachineSetStatus(set, plan.owned, now)
-  if (!isDeepStrictEqual(status, set.status)) {
+  if (!statusUnchanged(set.status, status)) {
     await writeStatus(deps.kube, type, { observed: set, status })
   }
   // A deployment's sets are not node groups of their own: the autoscaler scales the deployment.

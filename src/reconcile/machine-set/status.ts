@@ -9,7 +9,7 @@
  */
 import { selectorToString } from '../../api/shared/label-selector'
 import type { MachineSet } from '../../api/v1beta1/machine-set'
-import { type ConditionInput, setConditions } from './conditions'
+import { type ConditionInput, setConditions } from '../shared/conditions'
 import { isFullyLabeled } from './machine-template'
 import { availableSince, isMachineReady } from './readiness'
 import { isDeleting, type MachineObject, type MachineSetObject } from './types'
@@ -74,11 +74,10 @@ export function computeMachineSetStatus(
       availableReplicas: available,
       selector: selectorToString(set.spec.selector),
       ...(generation === undefined ? {} : { observedGeneration: generation }),
-      conditions: setConditions(
-        set.status?.conditions,
-        conditions.map(withGeneration(generation)),
-        now,
-      ),
+      conditions: setConditions(set.status?.conditions, conditions, {
+        time: now.toISOString(),
+        generation,
+      }),
     },
     ...(pending.length > 0 ? { requeueAfterMs: Math.min(...pending) - now.getTime() } : {}),
   }
@@ -110,9 +109,4 @@ function readyCondition(
 
 function cond(type: string, status: boolean, reason: string, message: string): ConditionInput {
   return { type, status: status ? 'True' : 'False', reason, message }
-}
-
-function withGeneration(generation: number | undefined) {
-  return (c: ConditionInput): ConditionInput =>
-    generation === undefined ? c : { ...c, observedGeneration: generation }
 }

@@ -13,12 +13,14 @@ export interface MachineDeps extends ReconcileDeps {
   nodeLookupRetryMs?: number
   /** How long one provider call may take before it is aborted. */
   providerCallTimeoutMs?: number
-  /** Who this process is in create claims (default: this process, see claim-holder.ts). */
-  claimHolder?: ClaimHolder
+  /** Who this process is in create claims: made once per process (see claim-holder.ts). */
+  claimHolder: ClaimHolder
 }
 
 /** The finalizer that holds a Machine until its instance and Node are gone. */
-export const machineFinalizer = FINALIZERS.machine
+export const machineFinalizer = FINALIZERS.machineCleanup
+/** The same finalizer as written by earlier versions (see FINALIZERS.legacyMachine). */
+export const legacyMachineFinalizer = FINALIZERS.legacyMachine
 
 export const defaultDeletionRetryMs = 10_000
 export const defaultProviderCallTimeoutMs = 120_000

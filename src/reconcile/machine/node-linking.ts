@@ -1,53 +1,13 @@
 /**
- * @module The node phase: find the Node that joined for this Machine (by providerID, the internal
- * IP as a fallback for providers without one), record it, and keep the labels, annotations and
- * taints the Machine owns on it.
+ * @module The Node side of a Machine: find the Node that joined for it (by providerID, the
+ * internal IP as a fallback for providers without one), and write what the Machine owns on it.
  */
 import type { V1Node } from '@kubernetes/client-node'
-import type { Machine } from '../../api/v1beta1/machine'
 import { listPages } from '../../kube/paged-list'
 import { coreTypes, type KubeObject } from '../../kube/resource'
 import type { NodeAddress } from '../../providers/actuator'
-import { findCondition } from '../shared/conditions'
-import { defaultNodeLookupRetryMs, type MachineDeps } from './machine-deps'
-import type { MachineScope } from './machine-scope'
-import { planNodeSync } from './node-sync'
-import { recordEvent } from './provider-context'
-
-/** Finds or re-reads the Machine's Node and syncs what the Machine owns on it. */
-export async function reconcileNode(deps: MachineDeps, scope: MachineScope): Promise<void> {
-  const { machine } = scope
-  const providerID = machine.spec.providerID ?? scope.infrastructure?.providerID
-  const nodeRef = machine.status?.nodeRef
-  let node: V1Node | undefined
-  if (nodeRef) {
-    node = await deps.kube.get<V1Node & KubeObject>(coreTypes.node, { name: nodeRef.name })
-    if (!node || (nodeRef.uid && node.metadata?.uid !== nodeRef.uid)) {
-      scope.nodeGone = true
-      const wasGone =
-        findCondition(machine.status?.conditions, 'NodeHealthy')?.reason === 'NodeNotFound'
-      if (!wasGone) {
-        recordEvent(
-          deps,
-          machine,
-          'Warning',
-          'NodeNotFound',
-          `Node ${nodeRef.name} no longer exists`,
-        )
-      }
-      return
-    }
-  } else {
-    if (!providerID && !scope.infrastructure) return
-    node = await findNode(deps, providerID, scope.infrastructure?.addresses ?? [])
-    if (!node) {
-      scope.requeueAfterMs.push(deps.nodeLookupRetryMs ?? defaultNodeLookupRetryMs)
-      return
-    }
-    recordEvent(deps, machine, 'Normal', 'NodeLinked', `Linked to Node ${node.metadata?.name}`)
-  }
-  scope.node = await syncNode(deps, machine, node)
-}
+import type { MachineDeps } from './machine-deps'
+import type { NodeSyncPatch } from './node-sync'
 
 /**
  * Looks the Node up by name first (providers report the hostname the kubelet registers under),
@@ -74,6 +34,7 @@ export async function findNode(
     })
     if (node && matches(node)) return node
   }
+  if (!providerID && addresses.length === 0) return undefined
   for await (const page of listPages<V1Node & KubeObject>(deps.kube, coreTypes.node)) {
     const node = page.items.find(matches)
     if (node) return node
@@ -81,32 +42,23 @@ export async function findNode(
   return undefined
 }
 
-async function syncNode(deps: MachineDeps, machine: Machine, node: V1Node): Promise<V1Node> {
-  const patch = planNodeSync(
-    {
-      machineNamespace: machine.metadata.namespace ?? '',
-      machineName: machine.metadata.name ?? '',
-      labels: machine.spec.metadata?.labels ?? {},
-      annotations: machine.spec.metadata?.annotations ?? {},
-      taints: (machine.spec.taints ?? []).map((t) => ({
-        key: t.key,
-        effect: t.effect,
-        ...(t.value ? { value: t.value } : {}),
-      })),
-    },
-    node,
-  )
-  if (!patch) return node
+/** Writes `patch` (from planNodeSync) to the Node; returns the updated Node. */
+export async function writeNodeSync(
+  deps: MachineDeps,
+  nodeName: string,
+  patch: NodeSyncPatch,
+  resourceVersion: string | undefined,
+): Promise<V1Node> {
   return await deps.kube.mergePatch<V1Node & KubeObject>(
     coreTypes.node,
-    { name: node.metadata?.name ?? '' },
+    { name: nodeName },
     {
       // Taints are a list a merge patch replaces whole: guard it against a concurrent writer
       // (the node lifecycle controller adds taints too).
       metadata: {
         labels: patch.labels,
         annotations: patch.annotations,
-        ...(patch.taints ? { resourceVersion: node.metadata?.resourceVersion } : {}),
+        ...(patch.taints ? { resourceVersion } : {}),
       },
       ...(patch.taints ? { spec: { taints: patch.taints } } : {}),
     },

@@ -5,6 +5,7 @@
  */
 import type { V1Node, V1Taint } from '@kubernetes/client-node'
 import { ANNOTATIONS } from '../../api/group'
+import type { Machine } from '../../api/v1beta1/machine'
 
 /** Annotations on the Node recording what the Machine owns there, so removals touch nothing else. */
 export const ownedLabelsAnnotation = ANNOTATIONS.ownedLabels
@@ -27,6 +28,21 @@ export interface NodeSyncPatch {
   annotations: Record<string, string | null>
   /** The whole taint list to write (taints are a list; a merge patch replaces it). */
   taints?: V1Taint[]
+}
+
+/** What `machine` wants on its Node (spec.metadata and spec.taints). */
+export function nodeWishes(machine: Machine): NodeWishes {
+  return {
+    machineNamespace: machine.metadata.namespace ?? '',
+    machineName: machine.metadata.name ?? '',
+    labels: machine.spec.metadata?.labels ?? {},
+    annotations: machine.spec.metadata?.annotations ?? {},
+    taints: (machine.spec.taints ?? []).map((t) => ({
+      key: t.key,
+      effect: t.effect,
+      ...(t.value ? { value: t.value } : {}),
+    })),
+  }
 }
 
 function splitOwned(value: string | undefined): string[] {

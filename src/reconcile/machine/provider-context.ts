@@ -1,28 +1,15 @@
 /**
  * @module Builds the ActuatorContext a provider call gets: the resolved spec, a Secret reader
- * limited to the Machine's namespace, an Event recorder on the Machine, an abort signal, the clock.
+ * limited to the Machine's namespace, the Event recorder on the Machine, an abort signal, the clock.
  */
 import type { Machine } from '../../api/v1beta1/machine'
 import type { KubeObject } from '../../kube/resource'
 import type { ActuatorContext, SecretRef } from '../../providers/actuator'
 import { namespacedSecretReader } from '../../providers/secret-reader'
+import { recordEvent } from '../shared/events'
 import { defaultProviderCallTimeoutMs, type MachineDeps } from './machine-deps'
 
-/** Records an Event on `regarding`; a failed Event write never fails the reconcile. */
-export function recordEvent(
-  deps: MachineDeps,
-  regarding: KubeObject,
-  type: 'Normal' | 'Warning',
-  reason: string,
-  message: string,
-): void {
-  deps.kube
-    .recordEvent({ regarding, type, reason, message, reportingController: deps.fieldManager })
-    .catch((error: unknown) =>
-      deps.log.warn({ err: String(error), reason }, 'could not record event'),
-    )
-}
-
+/** The context of the Machine's provider calls; its Events are recorded on the Machine. */
 export function providerContext(
   deps: MachineDeps,
   machine: Machine,
@@ -40,8 +27,9 @@ export function providerContext(
     secrets: namespacedSecretReader(deps.kube, namespace),
     logger: deps.log,
     events: {
-      record: (type, reason, message) =>
-        recordEvent(deps, machine as KubeObject, type, reason, message),
+      record: (type, reason, message) => {
+        void recordEvent(deps, machine as KubeObject, { type, reason, message })
+      },
     },
     signal: AbortSignal.timeout(deps.providerCallTimeoutMs ?? defaultProviderCallTimeoutMs),
     clock: deps.clock,

@@ -1,28 +1,32 @@
 /**
- * @module The Machine reconcile: read the Machine, ensure the finalizer, resolve its provider, then
- * either provision and link the Node or run the deletion sequence, and write the status last (with
- * a resourceVersion precondition). Phases record facts in the scope; status.ts turns them into
- * conditions.
+ * @module The Machine reconcile: read the Machine, observe its provider, instance and Node, then
+ * plan (pure) and execute one action at a time, folding each outcome into the observation, until
+ * the plan has nothing left to do. Status is computed once from the result and written last, with
+ * a resourceVersion precondition.
  */
-
 import { machineApiTypes } from '../../api/resource-types'
 import type { Machine } from '../../api/v1beta1/machine'
-import type { MachineClass } from '../../api/v1beta1/machine-class'
 import { hasKubeReason } from '../../kube/errors'
 import type { ObjectKey } from '../../kube/object-key'
-import type { ProviderRegistry } from '../../providers/registry'
-import { typedActuator } from '../../providers/typed-actuator'
+import type { KubeObject } from '../../kube/resource'
 import type { Controller, ReconcileDeps, ReconcileResult } from '../runtime/controller'
-import { findCondition } from '../shared/conditions'
-import { type DeletionProvider, reconcileDeletion } from './deletion'
-import { configurationRetryMs, type MachineDeps, machineFinalizer } from './machine-deps'
-import { earliestRequeue, type MachineScope, meta, newScope } from './machine-scope'
-import { reconcileNode } from './node-linking'
-import { providerContext, recordEvent } from './provider-context'
-import { resolveProvider } from './provider-resolution'
-import { reconcileInfrastructure } from './provision'
+import { recordEvent } from '../shared/events'
+import { statusUnchanged } from '../shared/status-unchanged'
+import { hasFinalizer, type MachinePlan, type MachinePlanSettings } from './actions'
+import { executeMachineAction } from './execute'
+import {
+  defaultDeletionRetryMs,
+  defaultNodeLookupRetryMs,
+  defaultProviderCallTimeoutMs,
+  type MachineDeps,
+} from './machine-deps'
+import type { MachineObservation } from './observation'
+import { observeMachine } from './observe'
+import { planMachine } from './plan'
 import { computeMachineStatus } from './status'
-import { statusUnchanged } from './status-unchanged'
+
+/** A bound on actions per reconcile; a plan still asking for more requeues at once. */
+const maxActionsPerPass = 16
 
 /** The Machine controller, for the runtime's registry. */
 export const machineController: Controller<MachineDeps> = {
@@ -32,102 +36,70 @@ export const machineController: Controller<MachineDeps> = {
 }
 
 /**
- * The Machine controller for the common runtime deps: the provider registry (and tuning) are
- * bound here, so the runner can hand every controller the same deps.
+ * The Machine controller for the common runtime deps: the provider registry, this process's claim
+ * holder (and tuning) are bound here, so the runner can hand every controller the same deps.
  */
 export function machineControllerWith(
-  providers: ProviderRegistry,
-  tuning: Partial<Omit<MachineDeps, keyof ReconcileDeps | 'providers'>> = {},
+  bound: Pick<MachineDeps, 'providers' | 'claimHolder'>,
+  tuning: Partial<Omit<MachineDeps, keyof ReconcileDeps | 'providers' | 'claimHolder'>> = {},
 ): Controller<ReconcileDeps> {
   return {
     kind: machineController.kind,
     resource: machineController.resource,
-    reconcile: (deps, key) => reconcileMachine({ ...deps, ...tuning, providers }, key),
+    reconcile: (deps, key) => reconcileMachine({ ...deps, ...tuning, ...bound }, key),
   }
 }
 
-/** Reconciles one Machine; see the module comment for the order of phases. */
+/** The planner's timings for `deps`. */
+export function planSettings(deps: MachineDeps): MachinePlanSettings {
+  return {
+    // A claim older than the provider call timeout belongs to a reconcile that died.
+    claimTtlMs: Math.ceil((deps.providerCallTimeoutMs ?? defaultProviderCallTimeoutMs) * 1.25),
+    deletionRetryMs: deps.deletionRetryMs ?? defaultDeletionRetryMs,
+    nodeLookupRetryMs: deps.nodeLookupRetryMs ?? defaultNodeLookupRetryMs,
+  }
+}
+
+/** Reconciles one Machine; see the module comment. */
 export async function reconcileMachine(
   deps: MachineDeps,
   key: ObjectKey,
 ): Promise<ReconcileResult> {
   const ref = { namespace: key.namespace, name: key.name }
-  let machine = await deps.kube.get<Machine>(machineApiTypes.machine, ref)
+  const machine = await deps.kube.get<Machine>(machineApiTypes.machine, ref)
   if (!machine) return {}
-  const finalizers = meta(machine).finalizers ?? []
-  const deleting = Boolean(meta(machine).deletionTimestamp)
-  if (deleting && !finalizers.includes(machineFinalizer)) return {}
-  if (!deleting && !finalizers.includes(machineFinalizer)) {
-    // First, so a delete that races the create cannot leave an instance behind.
-    machine = await deps.kube.mergePatch<Machine>(machineApiTypes.machine, ref, {
-      metadata: {
-        finalizers: [...finalizers, machineFinalizer],
-        resourceVersion: meta(machine).resourceVersion,
-      },
-    })
-  }
+  const deleting = Boolean((machine as KubeObject).metadata?.deletionTimestamp)
+  if (deleting && !hasFinalizer(machine as KubeObject)) return {}
 
-  const scope = newScope(machine, deps.clock.now())
-  const provider = await resolveMachineProvider(deps, machine)
-  if (deleting) {
-    await reconcileDeletion(deps, scope, provider)
-  } else if ('problem' in provider) {
-    recordProviderProblem(deps, scope, provider.problemReason, provider.problem)
-  } else {
-    await reconcileInfrastructure(deps, scope, provider.actuator, provider.ctx)
-    if (!scope.failure) await reconcileNode(deps, scope)
+  const now = deps.clock.now()
+  const holder = deps.claimHolder
+  const settings = planSettings(deps)
+  const observed = await observeMachine(deps, machine, holder)
+  const exec = { deps, provider: observed.provider, holder, now }
+  let obs = observed.observation
+  let plan = planMachine(obs, now, settings)
+  for (let step = 0; plan.action && step < maxActionsPerPass; step++) {
+    obs = await executeMachineAction(exec, withTimers(obs, plan), plan.action)
+    plan = planMachine(obs, now, settings)
   }
-  await writeStatus(deps, scope)
-  const requeueAfterMs = earliestRequeue(scope)
+  obs = withTimers(obs, plan)
+  for (const e of plan.events) void recordEvent(deps, obs.machine as KubeObject, e)
+  await writeStatus(deps, obs.machine, computeMachineStatus(obs, plan, now))
+  const requeueAfterMs = plan.action ? 0 : plan.requeueAfterMs
   return requeueAfterMs === undefined ? {} : { requeueAfterMs }
 }
 
-type ResolvedProvider = DeletionProvider & { problemReason?: string }
-
-async function resolveMachineProvider(
-  deps: MachineDeps,
-  machine: Machine,
-): Promise<ResolvedProvider> {
-  const classRef = machine.spec.classRef
-  const machineClass = classRef
-    ? await deps.kube.get<MachineClass>(machineApiTypes.machineClass, {
-        namespace: machine.metadata.namespace,
-        name: classRef.name,
-      })
-    : undefined
-  const resolution = resolveProvider(machine, machineClass)
-  if (!resolution.ok) return { problem: resolution.message, problemReason: resolution.reason }
-  const provider = deps.providers.get(resolution.provider)
-  if (!provider) {
-    return {
-      problem: `provider "${resolution.provider}" is not available in this deployment (have: ${deps.providers.names().join(', ') || 'none'})`,
-      problemReason: 'UnknownProvider',
-    }
-  }
-  return {
-    actuator: typedActuator(provider.actuator),
-    ctx: providerContext(deps, machine, resolution),
-  }
+/** `obs` with the deletion timers `plan` starts. */
+function withTimers(obs: MachineObservation, plan: MachinePlan): MachineObservation {
+  if (!obs.deletion || !plan.startTimers || Object.keys(plan.startTimers).length === 0) return obs
+  const startedTimers = { ...obs.deletion.startedTimers, ...plan.startTimers }
+  return { ...obs, deletion: { ...obs.deletion, startedTimers } }
 }
 
-/** A configuration problem the user must fix: a condition, one Event per change, a slow re-check. */
-function recordProviderProblem(
-  deps: MachineDeps,
-  scope: MachineScope,
-  reason = 'ProviderUnavailable',
-  message = '',
-): void {
-  scope.providerProblem = { reason, message }
-  const previous = findCondition(scope.machine.status?.conditions, 'InfrastructureReady')
-  if (previous?.reason !== reason) recordEvent(deps, scope.machine, 'Warning', reason, message)
-  scope.requeueAfterMs.push(configurationRetryMs)
-}
-
-async function writeStatus(deps: MachineDeps, scope: MachineScope): Promise<void> {
-  const m = meta(scope.machine)
-  const status = computeMachineStatus(scope)
+async function writeStatus(deps: MachineDeps, machine: Machine, status: object): Promise<void> {
   // A converged Machine (most reconciles: sweeps, Node heartbeats) needs no write.
-  if (statusUnchanged(scope.machine.status, status)) return
+  if (statusUnchanged(machine.status, status)) return
+  const m = machine.metadata as KubeObject['metadata'] & object
   try {
     await deps.kube.mergePatch(
       machineApiTypes.machine,

@@ -7,29 +7,46 @@
  */
 import type { V1Node } from '@kubernetes/client-node'
 import type { MachineStatus } from '../../api/v1beta1/machine'
+import type { KubeObject } from '../../kube/resource'
 import { type ConditionInput, setConditions } from '../shared/conditions'
-import { type MachineScope, meta } from './machine-scope'
+import type { MachinePlan } from './actions'
+import type { MachineObservation } from './observation'
 
 type Phase = NonNullable<MachineStatus['phase']>
 
 /** A merge patch for the status subresource: fields to set, `null` for fields to clear. */
 export type MachineStatusPatch = { [K in keyof MachineStatus]?: MachineStatus[K] | null }
 
-export function machinePhase(scope: MachineScope): Phase {
-  if (meta(scope.machine).deletionTimestamp) return 'Deleting'
-  if (scope.failure) return 'Failed'
-  if (scope.node || (scope.nodeGone && scope.machine.status?.nodeRef)) return 'Running'
-  if (scope.machine.spec.providerID || scope.infrastructure) return 'Provisioned'
-  if (scope.infrastructureProblem) return 'Provisioning'
+/** The facts status is computed from: what was observed and what the final plan concluded. */
+type Facts = { obs: MachineObservation; plan: MachinePlan }
+
+/** The linked Node, when one is linked (found and named by nodeRef, or linked this pass). */
+function linkedNode(obs: MachineObservation): V1Node | undefined {
+  return obs.node.state === 'found' && obs.node.linked ? obs.node.node : undefined
+}
+
+function instanceResult(obs: MachineObservation) {
+  return obs.instance.state === 'present' ? obs.instance.result : undefined
+}
+
+/** The Machine's phase. */
+export function machinePhase({ obs, plan }: Facts): Phase {
+  const machine = obs.machine
+  if ((machine as KubeObject).metadata?.deletionTimestamp) return 'Deleting'
+  if (plan.failure) return 'Failed'
+  if (linkedNode(obs) || (obs.node.state === 'gone' && machine.status?.nodeRef)) return 'Running'
+  if (machine.spec.providerID || obs.instance.state === 'present') return 'Provisioned'
+  if (plan.infrastructureProblem) return 'Provisioning'
   return 'Pending'
 }
 
-function infrastructureCondition(scope: MachineScope): ConditionInput {
+function infrastructureCondition({ obs, plan }: Facts): ConditionInput {
   const type = 'InfrastructureReady'
-  const problem = scope.providerProblem ?? scope.failure ?? scope.infrastructureProblem
+  const problem = obs.providerProblem ?? plan.failure ?? plan.infrastructureProblem
   if (problem) return { type, status: 'False', ...problem }
-  if (scope.infrastructure || scope.machine.spec.providerID) {
-    const id = scope.infrastructure?.providerID ?? scope.machine.spec.providerID
+  const result = instanceResult(obs)
+  if (result || obs.machine.spec.providerID) {
+    const id = result?.providerID ?? obs.machine.spec.providerID
     return { type, status: 'True', reason: 'InstanceReady', message: `Instance ${id}` }
   }
   return {
@@ -40,18 +57,19 @@ function infrastructureCondition(scope: MachineScope): ConditionInput {
   }
 }
 
-function nodeLinkedCondition(scope: MachineScope): ConditionInput {
+function nodeLinkedCondition(obs: MachineObservation): ConditionInput {
   const type = 'NodeLinked'
-  if (scope.node) {
+  const node = linkedNode(obs)
+  if (node) {
     return {
       type,
       status: 'True',
       reason: 'NodeLinked',
-      message: `Node ${scope.node.metadata?.name}`,
+      message: `Node ${node.metadata?.name}`,
     }
   }
-  if (scope.nodeGone) {
-    const name = scope.machine.status?.nodeRef?.name
+  if (obs.node.state === 'gone') {
+    const name = obs.node.name
     return {
       type,
       status: 'False',
@@ -108,36 +126,43 @@ export function nodeHealthyCondition(node: V1Node | undefined, nodeGone: boolean
   return { type, status: 'True', reason: 'NodeReady', message: '' }
 }
 
-function readyCondition(scope: MachineScope, parts: ConditionInput[]): ConditionInput {
+function readyCondition(plan: MachinePlan, parts: ConditionInput[]): ConditionInput {
   const type = 'Ready'
-  if (scope.deleting)
-    return { type, status: 'False', reason: 'Deleting', message: scope.deleting.message }
+  if (plan.deleting)
+    return { type, status: 'False', reason: 'Deleting', message: plan.deleting.message }
   const failing = parts.find((c) => c.status !== 'True')
   if (failing) return { type, status: 'False', reason: failing.reason, message: failing.message }
   return { type, status: 'True', reason: 'Ready', message: '' }
 }
 
-/** The status to write for `scope` (a merge patch: unset fields are cleared with null). */
-export function computeMachineStatus(scope: MachineScope): MachineStatusPatch {
-  const { machine, now } = scope
+/**
+ * The status to write after a reconcile: from the final observation and the plan that ended it
+ * (a merge patch: unset fields are cleared with null).
+ */
+export function computeMachineStatus(
+  obs: MachineObservation,
+  plan: MachinePlan,
+  now: Date,
+): MachineStatusPatch {
+  const { machine } = obs
   const previous = machine.status ?? {}
+  const node = linkedNode(obs)
   const parts = [
-    infrastructureCondition(scope),
-    nodeLinkedCondition(scope),
-    nodeHealthyCondition(scope.node, scope.nodeGone ?? false),
+    infrastructureCondition({ obs, plan }),
+    nodeLinkedCondition(obs),
+    nodeHealthyCondition(node, obs.node.state === 'gone'),
   ]
   const owned: ConditionInput[] = [...parts]
-  if (scope.deleting) owned.push({ type: 'Deleting', status: 'True', ...scope.deleting })
-  owned.push(readyCondition(scope, parts), ...scope.extraConditions)
-  const conditions = setConditions(previous.conditions ?? [], owned, {
-    now,
+  if (plan.deleting) owned.push({ type: 'Deleting', status: 'True', ...plan.deleting })
+  owned.push(readyCondition(plan, parts), ...obs.conditionFacts)
+  const conditions = setConditions(previous.conditions, owned, {
+    time: now.toISOString(),
     generation: machine.metadata.generation,
   })
-  const phase = machinePhase(scope)
-  const node = scope.node
+  const phase = machinePhase({ obs, plan })
   const kubelet = node?.status?.nodeInfo?.kubeletVersion
-  const infra = scope.infrastructure
-  const deletion = { ...previous.deletion, ...scope.deletionTimers }
+  const infra = instanceResult(obs)
+  const deletion = { ...previous.deletion, ...obs.deletion?.startedTimers }
   return {
     phase,
     lastUpdated:
@@ -152,8 +177,8 @@ export function computeMachineStatus(scope: MachineScope): MachineStatusPatch {
       : {}),
     ...(infra ? { addresses: infra.addresses, providerStatus: infra.providerStatus } : {}),
     ...(kubelet ? { versions: { ...previous.versions, kubelet } } : {}),
-    failureReason: scope.failure?.reason ?? null,
-    failureMessage: scope.failure?.message ?? null,
+    failureReason: plan.failure?.reason ?? null,
+    failureMessage: plan.failure?.message ?? null,
     conditions,
     observedGeneration: machine.metadata.generation ?? null,
     ...(Object.keys(deletion).length > 0 ? { deletion } : {}),

@@ -4,6 +4,7 @@
  */
 import type { ProviderRegistry } from '../../providers/registry'
 import { machineControllerWith } from '../machine'
+import type { ClaimHolder } from '../machine/claim-holder'
 import { machineClassControllerWith } from '../machine-class/reconcile'
 import { machineDeploymentController } from '../machine-deployment/reconcile'
 import { machineHealthCheckController } from '../machine-health-check/reconcile'
@@ -14,6 +15,8 @@ import { readingDelivered } from './delivered-reads'
 /** What controllers need beyond the common runtime deps. */
 export interface CatalogOptions {
   providers: ProviderRegistry
+  /** This process in create claims (one per process). */
+  claimHolder: ClaimHolder
 }
 
 /**
@@ -24,7 +27,7 @@ export interface CatalogOptions {
  */
 export function controllerCatalog(options: CatalogOptions): Controller<ReconcileDeps>[] {
   return [
-    readingDelivered(machineControllerWith(options.providers)),
+    readingDelivered(machineControllerWith(options)),
     machineSetController(),
     machineDeploymentController(),
     machineHealthCheckController(),

@@ -11,21 +11,14 @@ import type { KubeClient } from '../../kube/kube-client'
 import type { ObjectKey } from '../../kube/object-key'
 import type { KubeObject, ResourceType } from '../../kube/resource'
 import type { Logger } from '../../observability/logger'
+import { type LooseCondition, setCondition } from '../shared/conditions'
+import { recordEvent } from '../shared/events'
 
 /** The condition type the runtime owns. Kinds' status code must leave it alone. */
 export const stalledCondition = 'Stalled'
 
-interface Condition {
-  type: string
-  status: string
-  reason?: string
-  message?: string
-  observedGeneration?: number
-  lastTransitionTime?: string
-}
-
-function conditionsOf(obj: KubeObject): Condition[] {
-  const status = obj.status as { conditions?: Condition[] } | undefined
+function conditionsOf(obj: KubeObject): LooseCondition[] {
+  const status = obj.status as { conditions?: LooseCondition[] } | undefined
   return Array.isArray(status?.conditions) ? status.conditions : []
 }
 
@@ -44,23 +37,17 @@ export function isStalled(obj: KubeObject): boolean {
 
 /** `conditions` with Stalled=True for `generation` in place of any previous Stalled. Pure. */
 export function withStalled(
-  conditions: Condition[],
+  conditions: LooseCondition[],
   failure: { reason: string; message: string; generation: number | undefined; now: Date },
-): Condition[] {
-  const previous = conditions.find((c) => c.type === stalledCondition)
-  const next: Condition = {
+): LooseCondition[] {
+  const stalled = {
     type: stalledCondition,
-    status: 'True',
+    status: 'True' as const,
     reason: failure.reason,
     message: failure.message.slice(0, 1024),
-    ...(failure.generation === undefined ? {} : { observedGeneration: failure.generation }),
-    // Only a flip moves lastTransitionTime (metav1.Condition semantics).
-    lastTransitionTime:
-      previous?.status === 'True' && previous.lastTransitionTime
-        ? previous.lastTransitionTime
-        : failure.now.toISOString(),
   }
-  return [...conditions.filter((c) => c.type !== stalledCondition), next]
+  const stamp = { time: failure.now.toISOString(), generation: failure.generation }
+  return setCondition(conditions, stalled, stamp)
 }
 
 /**
@@ -95,13 +82,7 @@ export async function recordStalled(
       if (!hasKubeReason(error, 'NotFound')) throw error
       await kube.mergePatch(target.resource, ref, patch)
     }
-    await kube.recordEvent({
-      regarding: obj,
-      type: 'Warning',
-      reason: failure.reason,
-      message: failure.message,
-      reportingController: deps.fieldManager,
-    })
+    await recordEvent(deps, obj, { type: 'Warning', ...failure })
   } catch (error) {
     log.warn({ err: errorMessage(error) }, 'could not record the permanent failure')
   }

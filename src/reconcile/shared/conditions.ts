@@ -1,35 +1,49 @@
 /**
- * @module metav1.Condition bookkeeping shared by every kind: set a condition, keeping its
- * lastTransitionTime unless its status flips, so `kubectl describe` shows when things changed.
+ * @module metav1.Condition bookkeeping, the one condition setter of every kind: set a condition,
+ * keeping its lastTransitionTime unless its status flips, so `kubectl describe` shows when things
+ * changed. Conditions of other types (the runtime's Stalled, other controllers') are kept.
  */
 import type { Condition } from '../../api/shared/conditions'
 
-/** A condition without the bookkeeping fields the helper fills in. */
-export interface ConditionInput {
+/** A condition without the bookkeeping the setter fills in (lastTransitionTime). */
+export type ConditionInput = Omit<Condition, 'lastTransitionTime'>
+
+/** A condition as read back from any object (loosely typed). */
+export interface LooseCondition {
   type: string
-  status: 'True' | 'False' | 'Unknown'
-  reason: string
-  message: string
+  status: string
+  reason?: string | undefined
+  message?: string | undefined
+  observedGeneration?: number | undefined
+  lastTransitionTime?: string | undefined
+}
+
+/** When and for which generation a condition is set. */
+export interface ConditionStamp {
+  /** The transition time to record on a flip (each kind keeps its own timestamp format). */
+  time: string
+  /** The object's generation, recorded as observedGeneration when given. */
+  generation?: number | undefined
 }
 
 /**
- * Returns `conditions` with `next` set: lastTransitionTime is `now` when the status changed (or
- * the condition is new) and kept otherwise; observedGeneration is the object's generation.
+ * Returns `conditions` with `next` set: lastTransitionTime is `stamp.time` when the status
+ * changed (or the condition is new) and kept otherwise.
  */
-export function setCondition(
-  conditions: readonly Condition[],
+export function setCondition<C extends LooseCondition>(
+  conditions: readonly C[],
   next: ConditionInput,
-  options: { now: Date; generation?: number | undefined },
-): Condition[] {
+  stamp: ConditionStamp,
+): (C | Condition)[] {
   const previous = conditions.find((c) => c.type === next.type)
   const condition: Condition = {
     ...next,
     message: next.message.slice(0, 32_768),
     lastTransitionTime:
-      previous && previous.status === next.status
+      previous?.lastTransitionTime && previous.status === next.status
         ? previous.lastTransitionTime
-        : options.now.toISOString(),
-    ...(options.generation === undefined ? {} : { observedGeneration: options.generation }),
+        : stamp.time,
+    ...(stamp.generation === undefined ? {} : { observedGeneration: stamp.generation }),
   }
   return previous
     ? conditions.map((c) => (c.type === next.type ? condition : c))
@@ -38,24 +52,27 @@ export function setCondition(
 
 /** Sets every condition in `next`, in order. */
 export function setConditions(
-  conditions: readonly Condition[],
+  conditions: readonly Condition[] | undefined,
   next: readonly ConditionInput[],
-  options: { now: Date; generation?: number | undefined },
+  stamp: ConditionStamp,
 ): Condition[] {
-  return next.reduce<Condition[]>((acc, c) => setCondition(acc, c, options), [...conditions])
+  return next.reduce<Condition[]>(
+    (acc, c) => setCondition(acc, c, stamp) as Condition[],
+    [...(conditions ?? [])],
+  )
 }
 
 /** The condition of `type`, if present. */
-export function findCondition(
-  conditions: readonly Condition[] | undefined,
+export function findCondition<C extends LooseCondition>(
+  conditions: readonly C[] | undefined,
   type: string,
-): Condition | undefined {
+): C | undefined {
   return conditions?.find((c) => c.type === type)
 }
 
 /** True when the condition of `type` is present with status True. */
 export function isConditionTrue(
-  conditions: readonly Condition[] | undefined,
+  conditions: readonly LooseCondition[] | undefined,
   type: string,
 ): boolean {
   return findCondition(conditions, type)?.status === 'True'

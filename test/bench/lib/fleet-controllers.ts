@@ -16,6 +16,7 @@ import { kubeNodeWriter } from '../../../src/providers/kwok/kube-node-writer'
 import { createKwokProvider } from '../../../src/providers/kwok/provider'
 import { createProviderRegistry } from '../../../src/providers/registry'
 import { machineControllerWith } from '../../../src/reconcile/machine'
+import { createClaimHolder, processSelf } from '../../../src/reconcile/machine/claim-holder'
 import { controllerCatalog } from '../../../src/reconcile/runtime/catalog'
 import { readingDelivered } from '../../../src/reconcile/runtime/delivered-reads'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
@@ -41,9 +42,10 @@ export async function startFleetControllers(options: {
 }): Promise<FleetControllers> {
   const { kube, metrics, namespace } = options
   const providers = createProviderRegistry([createKwokProvider({ nodes: kubeNodeWriter(kube) })])
-  const controllers = controllerCatalog({ providers }).map((c) =>
+  const claimHolder = createClaimHolder(processSelf(process.env))
+  const controllers = controllerCatalog({ providers, claimHolder }).map((c) =>
     c.kind === machineApiTypes.machine.kind
-      ? readingDelivered(machineControllerWith(providers, machineTuning))
+      ? readingDelivered(machineControllerWith({ providers, claimHolder }, machineTuning))
       : c,
   )
   const deps = { kube, clock: systemClock, log: silentLogger(), fieldManager: 'machine-api-bench' }

@@ -15,7 +15,6 @@ import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
 import { createPool } from '../../../src/pool'
 import { kwokProviderID } from '../../../src/providers/kwok/node'
-import { newScope } from '../../../src/reconcile/machine/machine-scope'
 import {
   machineAnnotation,
   ownedAnnotationsAnnotation,
@@ -59,20 +58,24 @@ async function seedOne(kube: KubeClient, namespace: string, name: string): Promi
     readyNode(kwokNodeFor(machine), `${namespace}/${name}`),
   )
   const nodeName = node.metadata?.name ?? ''
-  const scope = {
-    ...newScope(machine as Machine, new Date()),
-    node: node as V1Node,
+  const observed = {
+    machine: machine as Machine,
     // What the kwok actuator's update reports for a Node without addresses of its own.
-    infrastructure: {
-      providerID,
-      addresses: [{ type: 'Hostname' as const, address: nodeName }],
-      providerStatus: { simulated: true, nodeName },
+    instance: {
+      state: 'present' as const,
+      result: {
+        providerID,
+        addresses: [{ type: 'Hostname' as const, address: nodeName }],
+        providerStatus: { simulated: true, nodeName },
+      },
     },
+    node: { state: 'found' as const, node: node as V1Node, linked: true },
+    conditionFacts: [],
   }
   await kube.mergePatch(
     machineApiTypes.machine,
     { namespace, name },
-    { status: computeMachineStatus(scope) },
+    { status: computeMachineStatus(observed, { events: [] }, new Date()) },
     { subresource: 'status' },
   )
 }

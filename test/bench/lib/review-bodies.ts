@@ -58,7 +58,7 @@ export function machine(name: string, namespace = 'default', stored = false): Ob
       resourceVersion: '12345',
       generation: 1,
       creationTimestamp: '2026-01-01T00:00:00Z',
-      finalizers: ['machine-api.dev/machine'],
+      finalizers: ['machine-api.dev/machine-cleanup'],
     },
     spec: { ...machineSpec(), providerID: `aws:///eu-west-1a/i-0${name.length}abcdef12345678` },
     status: {

@@ -8,7 +8,7 @@ import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import type { KubeObject } from '../../../src/kube/resource'
 import { tagKeys } from '../../../src/providers/aws/tags'
-import { createClaimAnnotation } from '../../../src/reconcile/machine/provision'
+import { createClaimAnnotation } from '../../../src/reconcile/machine/claim-holder'
 import { liveInstances } from './fleet-snapshot'
 
 type Machine = KubeObject & {

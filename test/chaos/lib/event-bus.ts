@@ -12,6 +12,7 @@ import { createKubeClient } from '../../../src/kube/dynamic-client'
 import { createHttpTransport } from '../../../src/kube/http-transport'
 import { silentLogger } from '../../../src/observability/logger'
 import { createDefaultProviders } from '../../../src/providers/default-registry'
+import { createClaimHolder, processSelf } from '../../../src/reconcile/machine/claim-holder'
 import { controllerCatalog } from '../../../src/reconcile/runtime/catalog'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
 
@@ -32,7 +33,10 @@ export async function startEventBus(options: {
 }): Promise<EventBus> {
   const kube = createKubeClient(createHttpTransport(options.kc, () => {}))
   const providers = createDefaultProviders(kube, options.env)
-  const controllers = controllerCatalog({ providers })
+  const controllers = controllerCatalog({
+    providers,
+    claimHolder: createClaimHolder(processSelf(process.env)),
+  })
   const deps = { kube, clock: systemClock, log: silentLogger(), fieldManager: 'machine-api-chaos' }
   let sweeps = 0
   const bus = startInProcessBus({

@@ -23,6 +23,7 @@ import { kwokKeys } from '../../../src/providers/kwok/node'
 import { createKwokProvider } from '../../../src/providers/kwok/provider'
 import { createProviderRegistry } from '../../../src/providers/registry'
 import { machineControllerWith } from '../../../src/reconcile/machine'
+import { createClaimHolder, processSelf } from '../../../src/reconcile/machine/claim-holder'
 import { controllerCatalog } from '../../../src/reconcile/runtime/catalog'
 import type { ReconcileDeps } from '../../../src/reconcile/runtime/controller'
 import { readingDelivered } from '../../../src/reconcile/runtime/delivered-reads'
@@ -48,9 +49,10 @@ export function fullStackDeps(kube: KubeClient): ReconcileDeps {
  */
 export async function startFullStack(kube: KubeClient, namespace: string): Promise<void> {
   const providers = createProviderRegistry([createKwokProvider({ nodes: kubeNodeWriter(kube) })])
-  const controllers = controllerCatalog({ providers }).map((c) =>
+  const claimHolder = createClaimHolder(processSelf(process.env))
+  const controllers = controllerCatalog({ providers, claimHolder }).map((c) =>
     c.kind === machineApiTypes.machine.kind
-      ? readingDelivered(machineControllerWith(providers, machineTuning))
+      ? readingDelivered(machineControllerWith({ providers, claimHolder }, machineTuning))
       : c,
   )
   const deps = fullStackDeps(kube)

@@ -17,6 +17,7 @@ import { createKwokProvider } from '../../../src/providers/kwok/provider'
 import { kwokProviderSpecSchema } from '../../../src/providers/kwok/spec'
 import { createProviderRegistry } from '../../../src/providers/registry'
 import { machineControllerWith } from '../../../src/reconcile/machine'
+import { createClaimHolder, processSelf } from '../../../src/reconcile/machine/claim-holder'
 import { machineDeploymentController } from '../../../src/reconcile/machine-deployment/reconcile'
 import { machineSetController } from '../../../src/reconcile/machine-set/reconcile'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
@@ -46,7 +47,10 @@ describe('MachineDeployment on the runtime with the kwok provider', () => {
     const controllers = [
       machineDeploymentController(),
       machineSetController(),
-      machineControllerWith(providers, { nodeLookupRetryMs: 1000, deletionRetryMs: 1000 }),
+      machineControllerWith(
+        { providers, claimHolder: createClaimHolder(processSelf(process.env)) },
+        { nodeLookupRetryMs: 1000, deletionRetryMs: 1000 },
+      ),
     ]
     const bus = startInProcessBus({
       kube,

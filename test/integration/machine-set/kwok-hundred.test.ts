@@ -25,6 +25,7 @@ import { createKwokProvider } from '../../../src/providers/kwok/provider'
 import { kwokProviderSpecSchema } from '../../../src/providers/kwok/spec'
 import { createProviderRegistry } from '../../../src/providers/registry'
 import { machineControllerWith } from '../../../src/reconcile/machine'
+import { createClaimHolder, processSelf } from '../../../src/reconcile/machine/claim-holder'
 import { machineSetController } from '../../../src/reconcile/machine-set/reconcile'
 import type { MachineSetObject } from '../../../src/reconcile/machine-set/types'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
@@ -71,7 +72,10 @@ describe('a 100-replica MachineSet with the kwok provider', () => {
     const providers = createProviderRegistry([createKwokProvider({ nodes: kubeNodeWriter(kube) })])
     const controllers = [
       machineSetController(),
-      machineControllerWith(providers, { nodeLookupRetryMs: 1000, deletionRetryMs: 1000 }),
+      machineControllerWith(
+        { providers, claimHolder: createClaimHolder(processSelf(process.env)) },
+        { nodeLookupRetryMs: 1000, deletionRetryMs: 1000 },
+      ),
     ]
     const bus = startInProcessBus({
       kube,

@@ -24,6 +24,7 @@ import {
   type ProviderRegistry,
 } from '../../../src/providers/registry'
 import { type MachineDeps, machineController } from '../../../src/reconcile/machine'
+import { createClaimHolder, processSelf } from '../../../src/reconcile/machine/claim-holder'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
 import { useFileNamespace, useKubeClient, useMachineApi } from '../../harness/machine-api'
 
@@ -37,6 +38,9 @@ export function testProviders(kube: KubeClient, extra: Provider[] = []): Provide
   return createProviderRegistry([createKwokProvider({ nodes: kubeNodeWriter(kube) }), ...extra])
 }
 
+/** This test process in create claims: one for the whole file, as one per process in production. */
+export const testClaimHolder = createClaimHolder(processSelf(process.env))
+
 /** Machine reconcile deps with short retry periods so deletion stages show up in seconds. */
 export function machineDeps(kube: KubeClient, providers: ProviderRegistry): MachineDeps {
   return {
@@ -45,6 +49,7 @@ export function machineDeps(kube: KubeClient, providers: ProviderRegistry): Mach
     log: silentLogger(),
     fieldManager: 'machine-api-test',
     providers,
+    claimHolder: testClaimHolder,
     deletionRetryMs: 1000,
     nodeLookupRetryMs: 1000,
   }

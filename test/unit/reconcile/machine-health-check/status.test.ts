@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { planRemediation } from '../../../../src/reconcile/machine-health-check/plan'
-import {
-  healthCheckStatus,
-  setCondition,
-} from '../../../../src/reconcile/machine-health-check/status'
+import { healthCheckStatus } from '../../../../src/reconcile/machine-health-check/status'
 import type { Target } from '../../../../src/reconcile/machine-health-check/target'
 import { evaluate, linked, minute, notReady, now } from './builders'
 
@@ -113,32 +110,5 @@ describe('healthCheckStatus', () => {
     )
     const healthy = statusOf(targets, '100%').conditions.find((c) => c.type === 'TargetsHealthy')
     expect(healthy?.message).toMatch(/m-09 \(UnhealthyNodeCondition\) and 2 more$/)
-  })
-})
-
-describe('setCondition', () => {
-  const previous = [
-    { type: 'Stalled', status: 'False', lastTransitionTime: 'x' },
-    {
-      type: 'RemediationAllowed',
-      status: 'True',
-      reason: 'WithinMaxUnhealthy',
-      message: 'old',
-      lastTransitionTime: 'then',
-    },
-  ]
-  it.each([
-    ['same status keeps the transition time', 'True', 'then'],
-    ['a flip moves it', 'False', stamp],
-  ])('%s, and keeps other types', (_name, status, time) => {
-    const next = setCondition(
-      previous,
-      { type: 'RemediationAllowed', status: status as 'True', reason: 'R', message: 'm' },
-      now,
-    )
-    expect(next).toEqual([
-      previous[0],
-      { type: 'RemediationAllowed', status, reason: 'R', message: 'm', lastTransitionTime: time },
-    ])
   })
 })

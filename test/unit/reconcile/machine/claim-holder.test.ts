@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import {
+  createClaimHolder,
   formatClaim,
   holderIsDead,
   parseClaim,
-  processClaimHolder,
+  processSelf,
 } from '../../../../src/reconcile/machine/claim-holder'
 
-const self = { host: 'worker-0', pid: 1, incarnation: 'b' }
+const self = { scope: 'worker-0', pid: 1, incarnation: 'b' }
 const running = (pids: number[]) => (pid: number) => pids.includes(pid)
 
 describe('create claim holder', () => {
@@ -22,11 +23,11 @@ describe('create claim holder', () => {
   })
 
   it.each([
-    ['the process this one replaced (same host and pid, other incarnation)', 'worker-0/1/a', true],
-    ['a pid of this host that no longer runs', 'worker-0/42/a', true],
-    ['a pid of this host that runs (another worker beside this one)', 'worker-0/7/a', false],
+    ['the process this one replaced (same scope and pid, other incarnation)', 'worker-0/1/a', true],
+    ['a pid of this scope that no longer runs', 'worker-0/42/a', true],
+    ['a pid of this scope that runs (another worker beside this one)', 'worker-0/7/a', false],
     ['this very process', 'worker-0/1/b', false],
-    ['a holder on another host, whose liveness is unknown', 'worker-1/42/a', false],
+    ['a holder in another scope, whose liveness is unknown', 'worker-1/42/a', false],
     ['an unparsable holder', 'garbage', false],
     ['a holder with a bad pid', 'worker-0/x/a', false],
   ])('%s: dead = %s', (_, holder, dead) => {
@@ -34,7 +35,31 @@ describe('create claim holder', () => {
   })
 
   it('never declares this process dead', () => {
-    const holder = processClaimHolder()
+    const holder = createClaimHolder(processSelf({}))
     expect(holder.isDead(holder.id)).toBe(false)
+  })
+
+  it('gives every process its own incarnation', () => {
+    expect(processSelf({}).incarnation).not.toBe(processSelf({}).incarnation)
+  })
+
+  it('tells two hostNetwork pods on one Node apart by pod UID, though both run as pid 1', () => {
+    // Same hostname (the Node's), same pid, separate pid namespaces: without the pod UID each
+    // would take the other for its own crashed predecessor.
+    const a = createClaimHolder({ ...processSelf({ POD_UID: 'uid-a' }), pid: 1 }, running([1]))
+    const b = createClaimHolder({ ...processSelf({ POD_UID: 'uid-b' }), pid: 1 }, running([1]))
+    expect(a.isDead(b.id)).toBe(false)
+    expect(b.isDead(a.id)).toBe(false)
+  })
+
+  it('takes over from the crashed container of its own pod (same pod UID and pid)', () => {
+    const crashed = createClaimHolder({ ...processSelf({ POD_UID: 'uid-a' }), pid: 1 })
+    const restarted = createClaimHolder({ ...processSelf({ POD_UID: 'uid-a' }), pid: 1 })
+    expect(restarted.isDead(crashed.id)).toBe(true)
+  })
+
+  it('scopes by hostname where no pod UID is given', () => {
+    expect(processSelf({}).scope).not.toBe('')
+    expect(processSelf({ POD_UID: 'uid-a' }).scope).toBe('uid-a')
   })
 })

@@ -1,76 +1,49 @@
-import type { V1Node } from '@kubernetes/client-node'
 import { describe, expect, it } from 'vitest'
-import type { Machine } from '../../../../src/api/v1beta1/machine'
-import { newScope } from '../../../../src/reconcile/machine/machine-scope'
 import {
   computeMachineStatus,
   machinePhase,
   nodeHealthyCondition,
 } from '../../../../src/reconcile/machine/status'
+import { earlier, kwokInstance, machine, node, now, observed, readyNode } from './builders'
 
-const now = new Date('2026-12-02T12:00:00Z')
-const earlier = '2026-12-01T00:00:00.000Z'
-
-function machine(
-  extra: { providerID?: string; deleting?: boolean; status?: Machine['status'] } = {},
-): Machine {
-  return {
-    apiVersion: 'machine-api.dev/v1beta1',
-    kind: 'Machine',
-    metadata: {
-      name: 'm',
-      namespace: 'ns',
-      generation: 3,
-      ...(extra.deleting ? { deletionTimestamp: earlier } : {}),
-    },
-    spec: {
-      providerSpec: { provider: 'kwok', value: {} },
-      nodeDeletionTimeout: '10s',
-      ...(extra.providerID ? { providerID: extra.providerID } : {}),
-    },
-    ...(extra.status ? { status: extra.status } : {}),
-  }
-}
-
-function node(conditions: Array<{ type: string; status: string; message?: string }>): V1Node {
-  return {
-    metadata: { name: 'n1', uid: 'u1' },
-    status: { conditions, nodeInfo: { kubeletVersion: 'v1.37.2' } as never },
-  }
-}
-
-const readyNode = node([{ type: 'Ready', status: 'True' }])
+const linked = { state: 'found' as const, node: readyNode, linked: true }
 
 describe('machinePhase', () => {
   it.each([
-    ['nothing yet', newScope(machine(), now), 'Pending'],
+    ['nothing yet', observed(machine()), {}, 'Pending'],
     [
       'a transient provider problem before any instance',
-      { ...newScope(machine(), now), infrastructureProblem: { reason: 'X', message: '' } },
+      observed(machine()),
+      { infrastructureProblem: { reason: 'X', message: '' } },
       'Provisioning',
     ],
     [
       'a providerID but no Node',
-      newScope(machine({ providerID: 'kwok://ns/m' }), now),
+      observed(machine({ providerID: 'kwok://ns/m' })),
+      {},
       'Provisioned',
     ],
     [
-      'a linked Node',
-      { ...newScope(machine({ providerID: 'p' }), now), node: readyNode },
-      'Running',
+      'an instance found but not recorded yet',
+      observed(machine(), { instance: kwokInstance }),
+      {},
+      'Provisioned',
     ],
+    ['a linked Node', observed(machine({ providerID: 'p' }), { node: linked }), {}, 'Running'],
     [
       'a permanent failure',
-      { ...newScope(machine(), now), failure: { reason: 'Bad', message: '' } },
+      observed(machine()),
+      { failure: { reason: 'Bad', message: '' } },
       'Failed',
     ],
     [
       'a deletion, whatever else',
-      { ...newScope(machine({ deleting: true }), now), failure: { reason: 'Bad', message: '' } },
+      observed(machine({ deleting: true })),
+      { failure: { reason: 'Bad', message: '' } },
       'Deleting',
     ],
-  ])('%s -> %s', (_name, scope, phase) => {
-    expect(machinePhase(scope)).toBe(phase)
+  ])('%s -> %s', (_name, obs, plan, phase) => {
+    expect(machinePhase({ obs, plan: { events: [], ...plan } })).toBe(phase)
   })
 })
 
@@ -110,19 +83,15 @@ describe('nodeHealthyCondition', () => {
 
 describe('computeMachineStatus', () => {
   it('reports Ready with nodeRef, kubelet version and observedGeneration for a healthy Machine', () => {
-    const scope = {
-      ...newScope(machine({ providerID: 'kwok://ns/m' }), now),
-      node: readyNode,
-      infrastructure: {
-        providerID: 'kwok://ns/m',
-        addresses: [{ type: 'Hostname' as const, address: 'n1' }],
-        providerStatus: {},
-      },
-    }
-    const status = computeMachineStatus(scope)
+    const obs = observed(machine({ providerID: 'kwok://ns/m' }), {
+      node: linked,
+      instance: kwokInstance,
+    })
+    const status = computeMachineStatus(obs, { events: [] }, now)
     expect(status).toMatchObject({
       phase: 'Running',
       nodeRef: { name: 'n1', uid: 'u1' },
+      addresses: [{ type: 'Hostname', address: 'n1' }],
       versions: { kubelet: 'v1.37.2' },
       observedGeneration: 3,
       failureReason: null,
@@ -150,7 +119,7 @@ describe('computeMachineStatus', () => {
         ],
       },
     })
-    const status = computeMachineStatus({ ...newScope(previous, now), node: readyNode })
+    const status = computeMachineStatus(observed(previous, { node: linked }), { events: [] }, now)
     expect(status.conditions?.find((c) => c.type === 'NodeHealthy')?.lastTransitionTime).toBe(
       earlier,
     )
@@ -158,11 +127,12 @@ describe('computeMachineStatus', () => {
   })
 
   it('names the first problem in Ready: infrastructure before the Node', () => {
-    const scope = {
-      ...newScope(machine(), now),
+    const obs = observed(machine(), {
       providerProblem: { reason: 'MachineClassNotFound', message: 'create it' },
-    }
-    const ready = computeMachineStatus(scope).conditions?.find((c) => c.type === 'Ready')
+    })
+    const ready = computeMachineStatus(obs, { events: [] }, now).conditions?.find(
+      (c) => c.type === 'Ready',
+    )
     expect(ready).toMatchObject({
       status: 'False',
       reason: 'MachineClassNotFound',
@@ -170,12 +140,29 @@ describe('computeMachineStatus', () => {
     })
   })
 
-  it('reports the deletion stage while deleting', () => {
-    const scope = {
-      ...newScope(machine({ deleting: true }), now),
-      deleting: { reason: 'DrainingNode', message: 'Draining Node n1: Evicted a/b' },
-    }
-    const conditions = computeMachineStatus(scope).conditions ?? []
+  it('reports a permanent failure in failureReason and InfrastructureReady', () => {
+    const failure = { reason: 'InvalidInstanceType', message: 'm9.huge does not exist' }
+    const status = computeMachineStatus(observed(machine()), { events: [], failure }, now)
+    expect(status).toMatchObject({ phase: 'Failed', failureReason: 'InvalidInstanceType' })
+    expect(status.conditions?.find((c) => c.type === 'InfrastructureReady')).toMatchObject({
+      status: 'False',
+      ...failure,
+    })
+  })
+
+  it('reports the deletion stage, the conditions actions set and the timers started', () => {
+    const obs = observed(machine({ deleting: true }), {
+      conditionFacts: [{ type: 'Drained', status: 'False', reason: 'Draining', message: '1 pod' }],
+      deletion: {
+        drained: false,
+        volumesDetached: false,
+        attachedVolumes: [],
+        startedTimers: { nodeDrainStartTime: now.toISOString() },
+      },
+    })
+    const deleting = { reason: 'DrainingNode', message: 'Draining Node n1: 1 pod' }
+    const status = computeMachineStatus(obs, { events: [], deleting }, now)
+    const conditions = status.conditions ?? []
     expect(conditions.find((c) => c.type === 'Deleting')).toMatchObject({
       status: 'True',
       reason: 'DrainingNode',
@@ -184,5 +171,7 @@ describe('computeMachineStatus', () => {
       status: 'False',
       reason: 'Deleting',
     })
+    expect(conditions.find((c) => c.type === 'Drained')).toMatchObject({ reason: 'Draining' })
+    expect(status.deletion).toEqual({ nodeDrainStartTime: now.toISOString() })
   })
 })

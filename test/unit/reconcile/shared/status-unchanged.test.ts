@@ -2,9 +2,8 @@ import type { V1Node } from '@kubernetes/client-node'
 import { describe, expect, it } from 'vitest'
 import type { Machine } from '../../../../src/api/v1beta1/machine'
 import { applyMergePatch } from '../../../../src/kube/merge-patch'
-import { newScope } from '../../../../src/reconcile/machine/machine-scope'
 import { computeMachineStatus } from '../../../../src/reconcile/machine/status'
-import { statusUnchanged } from '../../../../src/reconcile/machine/status-unchanged'
+import { statusUnchanged } from '../../../../src/reconcile/shared/status-unchanged'
 
 const readyNode: V1Node = {
   metadata: { name: 'ns.m', uid: 'u1' },
@@ -35,16 +34,19 @@ describe('applyMergePatch', () => {
 
 describe('statusUnchanged', () => {
   it('is true when a converged Machine is reconciled again (no status write)', () => {
-    const first = computeMachineStatus({
-      ...newScope(machine(), new Date('2026-12-02T12:00:00Z')),
-      node: readyNode,
-    })
+    const linked = { state: 'found' as const, node: readyNode, linked: true }
+    const first = computeMachineStatus(
+      { machine: machine(), instance: { state: 'absent' }, node: linked, conditionFacts: [] },
+      { events: [] },
+      new Date('2026-12-02T12:00:00Z'),
+    )
     // What the apiserver stores: the patch applied (nulls dropped).
     const stored = applyMergePatch({}, JSON.parse(JSON.stringify(first))) as Machine['status']
-    const again = computeMachineStatus({
-      ...newScope(machine(stored), new Date('2026-12-02T12:05:00Z')),
-      node: readyNode,
-    })
+    const again = computeMachineStatus(
+      { machine: machine(stored), instance: { state: 'absent' }, node: linked, conditionFacts: [] },
+      { events: [] },
+      new Date('2026-12-02T12:05:00Z'),
+    )
     expect(statusUnchanged(stored, again)).toBe(true)
   })
 

@@ -1,7 +1,8 @@
 /**
- * @module Whether a status merge patch would change anything. A converged Machine is reconciled on
- * every sweep and every Node heartbeat; writing an identical status each time costs a PATCH, an
- * admission round trip and a watch event that wakes the MachineSet and health checks for nothing.
+ * @module The one "status unchanged" check of every kind: whether a status merge patch would change
+ * anything. A converged object is reconciled on every sweep (a Machine on every Node heartbeat);
+ * writing an identical status each time costs a PATCH, an admission round trip and a watch event
+ * that wakes the controllers above it for nothing.
  */
 import { isDeepStrictEqual } from 'node:util'
 import { applyMergePatch } from '../../kube/merge-patch'

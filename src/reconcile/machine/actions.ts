@@ -1,0 +1,94 @@
+/**
+ * @module The Machine planner's vocabulary: the actions it returns (data the executor carries out,
+ * one at a time, each folding its outcome into the next observation) and the plan around them.
+ */
+import type { KubeObject } from '../../kube/resource'
+import { legacyMachineFinalizer, machineFinalizer } from './machine-deps'
+import type { NodeSyncPatch } from './node-sync'
+import type { Problem } from './observation'
+
+export type MachineAction =
+  /**
+   * Before anything else, so a delete that races the create cannot leave an instance behind.
+   * Also replaces the finalizer of earlier versions.
+   */
+  | { type: 'add-finalizer' }
+  /** Mark the Machine while this reconcile creates its instance (see claim-holder.ts). */
+  | { type: 'claim-create' }
+  | { type: 'create-instance' }
+  /** Drop this reconcile's claim after a failed create, so the retry need not wait for it. */
+  | { type: 'release-claim' }
+  /** Write spec.providerID (set once) and the providerID-hash label Node events map through. */
+  | { type: 'record-provider-id'; providerID: string }
+  /** Look for the Node that joined with the instance's providerID (or its addresses). */
+  | { type: 'find-node'; providerID: string | undefined }
+  /** Link the Node found: status.nodeRef is written with the status, plus an Event. */
+  | { type: 'link-node'; nodeName: string }
+  /** Write the labels, annotations and taints the Machine owns on its Node. */
+  | { type: 'sync-node'; nodeName: string; patch: NodeSyncPatch }
+  /** One cordon-and-evict pass. */
+  | { type: 'drain-node'; nodeName: string; nodeUnreachable: boolean }
+  | { type: 'skip-drain'; reason: 'NodeDrainTimeout' | 'DrainExcluded' | 'NodeNotFound' }
+  | {
+      type: 'skip-volume-wait'
+      reason: 'VolumeDetachTimeout' | 'VolumeWaitExcluded' | 'NodeNotFound' | 'NodeUnreachable'
+    }
+  /** Start or continue the instance's removal through the provider. */
+  | { type: 'terminate-instance' }
+  /** `giveUpOnFailure`: nodeDeletionTimeout has passed, so a failed delete leaves the Node. */
+  | { type: 'delete-node'; nodeName: string; giveUpOnFailure: boolean }
+  | { type: 'remove-finalizer' }
+
+/** An Event the planner asks for (the recorder counts repeats instead of adding Events). */
+export interface PlannedEvent {
+  type: 'Normal' | 'Warning'
+  reason: string
+  message: string
+}
+
+/** Timings the planner needs; the reconcile derives them from its deps. */
+export interface MachinePlanSettings {
+  /** How long a create claim is honoured before its reconcile is presumed dead. */
+  claimTtlMs: number
+  /** How often a waiting deletion stage is looked at again. */
+  deletionRetryMs: number
+  /** How often an unlinked Machine looks for its Node. */
+  nodeLookupRetryMs: number
+}
+
+/** The next action, or none and the facts status reports. */
+export interface MachinePlan {
+  action?: MachineAction
+  /** A permanent failure: the Machine is Failed until its spec (generation) changes. */
+  failure?: Problem
+  /** A transient provisioning problem (retried). */
+  infrastructureProblem?: Problem
+  /** The Deleting condition's reason and message while the Machine is being deleted. */
+  deleting?: Problem
+  events: PlannedEvent[]
+  requeueAfterMs?: number
+  /** Deletion stage timers to start (status.deletion). */
+  startTimers?: Record<string, string>
+}
+
+/** Whether the Machine carries this controller's finalizer (or the one of earlier versions). */
+export function hasFinalizer(machine: KubeObject): boolean {
+  const finalizers = machine.metadata?.finalizers ?? []
+  return finalizers.includes(machineFinalizer) || finalizers.includes(legacyMachineFinalizer)
+}
+
+/** Whether the Machine still carries only the finalizer of earlier versions. */
+export function hasLegacyFinalizer(machine: KubeObject): boolean {
+  const finalizers = machine.metadata?.finalizers ?? []
+  return finalizers.includes(legacyMachineFinalizer) && !finalizers.includes(machineFinalizer)
+}
+
+/** A Warning Event for `problem`. */
+export function warning(problem: Problem): PlannedEvent {
+  return { type: 'Warning', reason: problem.reason, message: problem.message }
+}
+
+/** `{ requeueAfterMs }` when `ms` is set. */
+export function timer(ms: number | undefined): { requeueAfterMs?: number } {
+  return ms === undefined ? {} : { requeueAfterMs: ms }
+}

@@ -1,0 +1,90 @@
+/**
+ * @module What one Machine reconcile knows: the Machine as last read or written, what its provider
+ * reported about the instance, the Node, the create claim and the deletion facts. Plain data: the
+ * planner reads it, and each executed action returns a new one with its outcome folded in.
+ */
+import type { V1Node } from '@kubernetes/client-node'
+import type { Machine } from '../../api/v1beta1/machine'
+import type { ProviderResult } from '../../providers/actuator'
+import type { DeletionTimers } from './deletion-plan'
+
+/** A reason (condition and Event reason) and a message a human can act on. */
+export interface Problem {
+  reason: string
+  message: string
+}
+
+/** A provider call that failed, as data: permanent failures wait for a configuration change. */
+export interface ProviderFailureFacts extends Problem {
+  permanent: boolean
+  /** The provider's suggested delay (transient failures only). */
+  retryAfterMs?: number
+}
+
+/** What the provider reported about the Machine's instance. */
+export type InstanceObservation =
+  /** Not asked: no usable provider, or the Machine is Failed for its current generation. */
+  | { state: 'not-asked' }
+  | { state: 'absent' }
+  /** Live infrastructure; `result` is the provider's report (absent while deleting). */
+  | { state: 'present'; result?: ProviderResult | undefined; created?: boolean }
+  /** Termination started this pass and is still going; look again after `requeueAfterMs`. */
+  | { state: 'terminating'; requeueAfterMs: number | undefined }
+  | { state: 'failed'; failure: ProviderFailureFacts }
+
+/** The Machine's Node. */
+export type NodeObservation =
+  /** Not looked up: no providerID is known yet. */
+  | { state: 'not-looked-up' }
+  /** Looked up: none has joined with the Machine's providerID (or addresses). */
+  | { state: 'missing' }
+  /** status.nodeRef names a Node that no longer exists (or was replaced). */
+  | { state: 'gone'; name: string }
+  /** `linked`: status.nodeRef already names it (or this pass linked it). */
+  | { state: 'found'; node: V1Node; linked: boolean }
+
+/** The create claim annotation on the Machine (see claim-holder.ts). */
+export interface ClaimObservation {
+  at: Date
+  /** True when this process wrote it in this reconcile. */
+  mine: boolean
+  /** True only when its holder certainly no longer runs. */
+  holderDead: boolean
+}
+
+/** What the deletion sequence has learned (only while the Machine is being deleted). */
+export interface DeletionFacts {
+  /** Drained is True (earlier pass or this one); `drained` records how it ended this pass. */
+  drained: boolean
+  volumesDetached: boolean
+  /** Volumes still attached to the Node (empty when none or not looked at). */
+  attachedVolumes: string[]
+  /** A drain pass ran in this reconcile and did not finish: its progress message. */
+  drainProgress?: string | undefined
+  /** Timers started in this reconcile, merged over status.deletion. */
+  startedTimers: DeletionTimers
+}
+
+/** Conditions an action set during this reconcile (Drained, VolumesDetached). */
+export interface ConditionFact {
+  type: 'Drained' | 'VolumesDetached'
+  status: 'True' | 'False'
+  reason: string
+  message: string
+}
+
+/** Everything the planner and computeMachineStatus read. */
+export interface MachineObservation {
+  machine: Machine
+  /** Why no provider can act on the Machine (class missing, provider not deployed). */
+  providerProblem?: Problem | undefined
+  instance: InstanceObservation
+  node: NodeObservation
+  claim?: ClaimObservation | undefined
+  /** Set only while the Machine is being deleted. */
+  deletion?: DeletionFacts | undefined
+  /** Conditions set by actions of this reconcile, on top of the computed ones. */
+  conditionFacts: ConditionFact[]
+  /** True once the finalizer was removed: the Machine is about to disappear. */
+  released?: boolean
+}

@@ -1,0 +1,193 @@
+/**
+ * @module Reads what a Machine reconcile decides on: the provider (inline spec or MachineClass),
+ * what it reports about the instance, the linked Node, the create claim and, while deleting, the
+ * volumes still attached. Reads only: nothing here changes the world.
+ */
+import type { V1Node } from '@kubernetes/client-node'
+import { machineApiTypes } from '../../api/resource-types'
+import type { Machine } from '../../api/v1beta1/machine'
+import type { MachineClass } from '../../api/v1beta1/machine-class'
+import { PermanentError } from '../../errors'
+import { listPages } from '../../kube/paged-list'
+import { coreTypes, type KubeObject, type ResourceType } from '../../kube/resource'
+import type { Actuator, ActuatorContext } from '../../providers/actuator'
+import { toActuatorMachine } from '../../providers/machine'
+import { hasOwnOutcome, typedActuator } from '../../providers/typed-actuator'
+import { isConditionTrue } from '../shared/conditions'
+import { type ClaimHolder, createClaimAnnotation, parseClaim } from './claim-holder'
+import type { MachineDeps } from './machine-deps'
+import type {
+  ClaimObservation,
+  DeletionFacts,
+  InstanceObservation,
+  MachineObservation,
+  NodeObservation,
+  Problem,
+  ProviderFailureFacts,
+} from './observation'
+import { providerContext } from './provider-context'
+import { resolveProvider } from './provider-resolution'
+
+/** The Machine's provider, ready to call (every call goes through the typed boundary). */
+export interface ResolvedProvider {
+  actuator: Actuator
+  ctx: ActuatorContext
+}
+
+/** Observes `machine`; also returns its provider for the executor, when one is usable. */
+export async function observeMachine(
+  deps: MachineDeps,
+  machine: Machine,
+  holder: ClaimHolder,
+): Promise<{ observation: MachineObservation; provider: ResolvedProvider | undefined }> {
+  const resolved = await resolveMachineProvider(deps, machine)
+  const provider = 'actuator' in resolved ? resolved : undefined
+  const deleting = Boolean((machine as KubeObject).metadata?.deletionTimestamp)
+  const status = machine.status
+  const failedForGeneration =
+    !deleting &&
+    status?.failureReason !== undefined &&
+    status.observedGeneration === machine.metadata.generation
+  const instance: InstanceObservation =
+    provider && !failedForGeneration
+      ? await askInstance(provider, machine, deleting)
+      : { state: 'not-asked' }
+  const node = await linkedNode(deps, machine)
+  const claim = claimOf(machine, holder)
+  return {
+    observation: {
+      machine,
+      ...(provider ? {} : { providerProblem: resolved as Problem }),
+      instance,
+      node,
+      ...(claim ? { claim } : {}),
+      ...(deleting ? { deletion: await deletionFacts(deps, machine, node) } : {}),
+      conditionFacts: [],
+    },
+    provider,
+  }
+}
+
+async function resolveMachineProvider(
+  deps: MachineDeps,
+  machine: Machine,
+): Promise<ResolvedProvider | Problem> {
+  const classRef = machine.spec.classRef
+  const machineClass = classRef
+    ? await deps.kube.get<MachineClass>(machineApiTypes.machineClass, {
+        namespace: machine.metadata.namespace,
+        name: classRef.name,
+      })
+    : undefined
+  const resolution = resolveProvider(machine, machineClass)
+  if (!resolution.ok) return { reason: resolution.reason, message: resolution.message }
+  const provider = deps.providers.get(resolution.provider)
+  if (!provider) {
+    return {
+      reason: 'UnknownProvider',
+      message: `provider "${resolution.provider}" is not available in this deployment (have: ${deps.providers.names().join(', ') || 'none'})`,
+    }
+  }
+  return {
+    actuator: typedActuator(provider.actuator),
+    ctx: providerContext(deps, machine, resolution),
+  }
+}
+
+/**
+ * Asks the provider whether the instance exists and, outside deletion, for its current report
+ * (`update`). A failure is an observation too: the planner decides what it means.
+ */
+async function askInstance(
+  provider: ResolvedProvider,
+  machine: Machine,
+  deleting: boolean,
+): Promise<InstanceObservation> {
+  const view = toActuatorMachine(machine)
+  try {
+    if (!(await provider.actuator.exists(provider.ctx, view))) return { state: 'absent' }
+    if (deleting) return { state: 'present' }
+    return { state: 'present', result: await provider.actuator.update(provider.ctx, view) }
+  } catch (error) {
+    return { state: 'failed', failure: failureFacts(error) }
+  }
+}
+
+/**
+ * A provider failure as data: its reason, message, permanence and retry delay. A failure that
+ * names no delay of its own is thrown on to the runner, whose per-key backoff applies.
+ */
+export function failureFacts(error: unknown): ProviderFailureFacts {
+  if (!hasOwnOutcome(error)) throw error
+  if (error instanceof PermanentError) {
+    return { reason: error.reason, message: error.message, permanent: true }
+  }
+  return {
+    reason: error.reason,
+    message: error.message,
+    permanent: false,
+    retryAfterMs: error.retryAfterMs,
+  }
+}
+
+/** The Node status.nodeRef names, or `not-looked-up` when the Machine is not linked yet. */
+async function linkedNode(deps: MachineDeps, machine: Machine): Promise<NodeObservation> {
+  const nodeRef = machine.status?.nodeRef
+  if (!nodeRef) return { state: 'not-looked-up' }
+  const node = await deps.kube.get<V1Node & KubeObject>(coreTypes.node, { name: nodeRef.name })
+  if (!node || (nodeRef.uid && node.metadata?.uid !== nodeRef.uid)) {
+    return { state: 'gone', name: nodeRef.name }
+  }
+  return { state: 'found', node, linked: true }
+}
+
+function claimOf(machine: Machine, holder: ClaimHolder): ClaimObservation | undefined {
+  const value = machine.metadata.annotations?.[createClaimAnnotation]
+  if (!value) return undefined
+  const claim = parseClaim(value)
+  return {
+    at: claim.at,
+    mine: false,
+    holderDead: claim.holder !== undefined && holder.isDead(claim.holder),
+  }
+}
+
+/** What earlier passes finished (conditions) and the volumes still attached to the Node. */
+export async function deletionFacts(
+  deps: MachineDeps,
+  machine: Machine,
+  node: NodeObservation,
+): Promise<DeletionFacts> {
+  const conditions = machine.status?.conditions
+  const volumesDetached = isConditionTrue(conditions, 'VolumesDetached')
+  return {
+    drained: isConditionTrue(conditions, 'Drained'),
+    volumesDetached,
+    attachedVolumes:
+      node.state === 'found' && !volumesDetached ? await attachedVolumes(deps, node.node) : [],
+    startedTimers: {},
+  }
+}
+
+const volumeAttachmentType: ResourceType = {
+  group: 'storage.k8s.io',
+  version: 'v1',
+  kind: 'VolumeAttachment',
+  plural: 'volumeattachments',
+  namespaced: false,
+}
+
+/** Volumes the Node reports attached plus VolumeAttachments still bound to it. */
+async function attachedVolumes(deps: MachineDeps, node: V1Node): Promise<string[]> {
+  const names = new Set((node.status?.volumesAttached ?? []).map((v) => v.name))
+  const pages = listPages<
+    KubeObject & { spec?: { nodeName?: string }; status?: { attached?: boolean } }
+  >(deps.kube, volumeAttachmentType)
+  for await (const page of pages) {
+    for (const va of page.items) {
+      if (va.spec?.nodeName === node.metadata?.name && va.status?.attached)
+        names.add(va.metadata?.name ?? '')
+    }
+  }
+  return [...names].sort()
+}

@@ -1,0 +1,145 @@
+/**
+ * @module The Machine planner: given what a reconcile observed, the one action to take next, or
+ * none and why (a failure, a wait, a timer). Pure: no I/O, `now` is passed in. The reconcile runs
+ * the action, folds its outcome into the observation and asks again, until nothing is left to do.
+ *
+ * Order: finalizer -> instance (claim, create, or adopt what exists) -> record the providerID ->
+ * find, link and sync the Node. A deleting Machine follows the deletion sequence (plan-deletion.ts).
+ */
+import { LABELS } from '../../api/group'
+import { providerIdHash } from '../../api/node-link'
+import type { KubeObject } from '../../kube/resource'
+import { findCondition } from '../shared/conditions'
+import {
+  hasFinalizer,
+  hasLegacyFinalizer,
+  type MachinePlan,
+  type MachinePlanSettings,
+  timer,
+  warning,
+} from './actions'
+import { createClaimAnnotation } from './claim-holder'
+import { configurationRetryMs } from './machine-deps'
+import { nodeWishes, planNodeSync } from './node-sync'
+import type { MachineObservation } from './observation'
+import { planDeletionPass } from './plan-deletion'
+
+/** Plans the next step for `obs` at `now`. */
+export function planMachine(
+  obs: MachineObservation,
+  now: Date,
+  settings: MachinePlanSettings,
+): MachinePlan {
+  const machine = obs.machine as KubeObject
+  if (machine.metadata?.deletionTimestamp) return planDeletionPass(obs, now, settings)
+  if (!hasFinalizer(machine) || hasLegacyFinalizer(machine)) {
+    return { action: { type: 'add-finalizer' }, events: [] }
+  }
+  const problem = obs.providerProblem
+  if (problem) {
+    // A configuration problem the user must fix: one Event per change, a slow re-check.
+    const previous = findCondition(obs.machine.status?.conditions, 'InfrastructureReady')
+    const events = previous?.reason === problem.reason ? [] : [warning(problem)]
+    return { events, requeueAfterMs: configurationRetryMs }
+  }
+  const status = obs.machine.status
+  if (status?.failureReason && status.observedGeneration === obs.machine.metadata.generation) {
+    return {
+      failure: { reason: status.failureReason, message: status.failureMessage ?? '' },
+      events: [],
+    }
+  }
+  const instance = obs.instance
+  switch (instance.state) {
+    case 'failed': {
+      if (obs.claim?.mine) return { action: { type: 'release-claim' }, events: [] }
+      const { permanent, retryAfterMs, ...failure } = instance.failure
+      if (permanent) return { failure, events: [warning(failure)] }
+      return {
+        infrastructureProblem: failure,
+        events: [warning(failure)],
+        requeueAfterMs: retryAfterMs,
+      }
+    }
+    case 'absent':
+      return planCreate(obs, now, settings)
+    case 'present':
+      return planAfterInstance(obs, settings)
+    default:
+      return { events: [] }
+  }
+}
+
+/**
+ * No instance yet. A Machine whose recorded instance vanished is Failed, never silently
+ * re-created (its Node identity died with it): its MachineSet or health check replaces it.
+ */
+function planCreate(
+  obs: MachineObservation,
+  now: Date,
+  settings: MachinePlanSettings,
+): MachinePlan {
+  const providerID = obs.machine.spec.providerID
+  if (providerID) {
+    const failure = {
+      reason: 'InstanceGone',
+      message: `the instance behind ${providerID} no longer exists; delete the Machine to replace it`,
+    }
+    return { failure, events: [warning(failure)] }
+  }
+  const claim = obs.claim
+  if (claim?.mine) return { action: { type: 'create-instance' }, events: [] }
+  if (claim && !claim.holderDead) {
+    const ageMs = now.getTime() - claim.at.getTime()
+    if (Number.isFinite(ageMs) && ageMs >= 0 && ageMs < settings.claimTtlMs) {
+      return {
+        infrastructureProblem: {
+          reason: 'CreateInProgress',
+          message: 'Another reconcile is creating the instance',
+        },
+        events: [],
+        requeueAfterMs: Math.min(5_000, settings.claimTtlMs - ageMs),
+      }
+    }
+  }
+  return { action: { type: 'claim-create' }, events: [] }
+}
+
+/** The instance exists: record its providerID, then find, link and sync the Node. */
+function planAfterInstance(obs: MachineObservation, settings: MachinePlanSettings): MachinePlan {
+  const { machine } = obs
+  const result = obs.instance.state === 'present' ? obs.instance.result : undefined
+  const recorded = machine.spec.providerID
+  const providerID = recorded ?? result?.providerID
+  const claimed = createClaimAnnotation in (machine.metadata.annotations ?? {})
+  const labelled =
+    machine.metadata.labels?.[LABELS.providerIdHash] === providerIdHash(providerID ?? '')
+  if (providerID && (!recorded || !labelled || claimed)) {
+    return { action: { type: 'record-provider-id', providerID }, events: [] }
+  }
+  const pollMs = result?.requeueAfterMs
+  const node = obs.node
+  switch (node.state) {
+    case 'not-looked-up':
+      return { action: { type: 'find-node', providerID }, events: [] }
+    case 'missing':
+      return { events: [], requeueAfterMs: earliest(pollMs, settings.nodeLookupRetryMs) }
+    case 'gone': {
+      const wasGone =
+        findCondition(machine.status?.conditions, 'NodeHealthy')?.reason === 'NodeNotFound'
+      const event = { reason: 'NodeNotFound', message: `Node ${node.name} no longer exists` }
+      return { events: wasGone ? [] : [warning(event)], ...timer(pollMs) }
+    }
+    case 'found': {
+      const nodeName = node.node.metadata?.name ?? ''
+      if (!node.linked) return { action: { type: 'link-node', nodeName }, events: [] }
+      const patch = planNodeSync(nodeWishes(machine), node.node)
+      if (patch) return { action: { type: 'sync-node', nodeName, patch }, events: [] }
+      return { events: [], ...timer(pollMs) }
+    }
+  }
+}
+
+function earliest(a: number | undefined, b: number): number {
+  return a === undefined ? b : Math.min(a, b)
+}
