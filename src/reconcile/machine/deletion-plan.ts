@@ -70,6 +70,15 @@ function hooks(
   return [...specHooks, ...fromAnnotations].sort()
 }
 
+/** The timer `name` at `stamp`, unless it already runs (a stage's timer starts only once). */
+function startOnce(
+  timers: DeletionTimers,
+  name: keyof DeletionTimers,
+  stamp: string,
+): Partial<DeletionTimers> {
+  return timers[name] ? {} : { [name]: stamp }
+}
+
 function expired(startTime: string | undefined, timeoutMs: number | undefined, now: Date): boolean {
   if (!startTime || !timeoutMs) return false
   return now.getTime() - new Date(startTime).getTime() >= timeoutMs
@@ -96,9 +105,7 @@ export function planDeletion(obs: DeletionObservation, now: Date): DeletionPlan 
     if (preDrain.length > 0) {
       return {
         next: { step: 'wait-pre-drain-hook', hooks: preDrain },
-        startTimers: timers.waitForPreDrainHookStartTime
-          ? {}
-          : { waitForPreDrainHookStartTime: stamp },
+        startTimers: startOnce(timers, 'waitForPreDrainHookStartTime', stamp),
       }
     }
 
@@ -114,7 +121,7 @@ export function planDeletion(obs: DeletionObservation, now: Date): DeletionPlan 
       const due = deadline(timers.nodeDrainStartTime, timeoutsMs.nodeDrain, now)
       return {
         next: { step: 'drain', nodeName: obs.node.name, nodeUnreachable: obs.node.unreachable },
-        startTimers: timers.nodeDrainStartTime ? {} : { nodeDrainStartTime: stamp },
+        startTimers: startOnce(timers, 'nodeDrainStartTime', stamp),
         ...(due === undefined ? {} : { deadlineMs: due }),
       }
     }
@@ -131,9 +138,7 @@ export function planDeletion(obs: DeletionObservation, now: Date): DeletionPlan 
         )
         return {
           next: { step: 'wait-volume-detach', volumes },
-          startTimers: timers.waitForNodeVolumeDetachStartTime
-            ? {}
-            : { waitForNodeVolumeDetachStartTime: stamp },
+          startTimers: startOnce(timers, 'waitForNodeVolumeDetachStartTime', stamp),
           ...(due === undefined ? {} : { deadlineMs: due }),
         }
       }
@@ -143,9 +148,7 @@ export function planDeletion(obs: DeletionObservation, now: Date): DeletionPlan 
     if (preTerminate.length > 0) {
       return {
         next: { step: 'wait-pre-terminate-hook', hooks: preTerminate },
-        startTimers: timers.waitForPreTerminateHookStartTime
-          ? {}
-          : { waitForPreTerminateHookStartTime: stamp },
+        startTimers: startOnce(timers, 'waitForPreTerminateHookStartTime', stamp),
       }
     }
     return { next: { step: 'delete-instance' }, startTimers: {} }

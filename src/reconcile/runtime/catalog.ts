@@ -3,8 +3,8 @@
  * Controller and is listed here; `--controllers` then picks among them.
  */
 import type { ProviderRegistry } from '../../providers/registry'
-import { machineControllerWith } from '../machine'
 import type { ClaimHolder } from '../machine/claim-holder'
+import { machineControllerWith } from '../machine/reconcile'
 import { machineClassControllerWith } from '../machine-class/reconcile'
 import { machineDeploymentController } from '../machine-deployment/reconcile'
 import { machineHealthCheckController } from '../machine-health-check/reconcile'

@@ -7,9 +7,9 @@
 import { describe, expect, it } from 'vitest'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
-import { reconcileMachine } from '../../../src/reconcile/machine'
 import type { ClaimHolder } from '../../../src/reconcile/machine/claim-holder'
 import { createClaimAnnotation } from '../../../src/reconcile/machine/claim-holder'
+import { reconcileMachine } from '../../../src/reconcile/machine/reconcile'
 import { kwokMachine, machineDeps, readMachine, testProviders, useMachineTestApi } from './fixture'
 
 const { namespace, kube } = useMachineTestApi('claim')

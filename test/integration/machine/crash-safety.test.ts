@@ -9,7 +9,7 @@ import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { listPages } from '../../../src/kube/paged-list'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
-import { reconcileMachine } from '../../../src/reconcile/machine'
+import { reconcileMachine } from '../../../src/reconcile/machine/reconcile'
 import { kwokMachine, machineDeps, readMachine, testProviders, useMachineTestApi } from './fixture'
 
 /**

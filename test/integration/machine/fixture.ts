@@ -23,8 +23,9 @@ import {
   type Provider,
   type ProviderRegistry,
 } from '../../../src/providers/registry'
-import { type MachineDeps, machineController } from '../../../src/reconcile/machine'
 import { createClaimHolder, processSelf } from '../../../src/reconcile/machine/claim-holder'
+import type { MachineDeps } from '../../../src/reconcile/machine/machine-deps'
+import { machineController } from '../../../src/reconcile/machine/reconcile'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
 import { useFileNamespace, useKubeClient, useMachineApi } from '../../harness/machine-api'
 

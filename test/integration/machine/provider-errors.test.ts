@@ -12,7 +12,7 @@ import type { Actuator } from '../../../src/providers/actuator'
 import { CapacityError, InvalidConfigurationError } from '../../../src/providers/errors'
 import { kwokProviderSpecSchema } from '../../../src/providers/kwok/spec'
 import type { Provider } from '../../../src/providers/registry'
-import { reconcileMachine } from '../../../src/reconcile/machine'
+import { reconcileMachine } from '../../../src/reconcile/machine/reconcile'
 import { waitFor } from '../../harness/kube'
 import {
   kwokMachine,

@@ -26,14 +26,6 @@ const forbidden: ReadonlyArray<{ from: string; to: readonly string[] }> = [
   },
 ]
 
-/**
- * Cycles that exist today and are being removed elsewhere: the Machine controller's deletion files
- * go away in its plan/execute rewrite (issue 15 part A). Tolerated, never required.
- */
-const knownCycles: readonly string[] = [
-  'reconcile/machine/deletion-observe.ts <-> reconcile/machine/deletion.ts',
-]
-
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
     const path = `${dir}/${entry.name}`
@@ -131,7 +123,7 @@ describe('the import graph of src/', () => {
 
   it('has no import cycle', () => {
     const found = cycles(graph).map((c) => c.map((f) => relative('src', f)).join(' <-> '))
-    expect(found.filter((cycle) => !knownCycles.includes(cycle))).toEqual([])
+    expect(found).toEqual([])
   })
 })
 
