@@ -82,7 +82,12 @@ export async function recordStalled(
       if (!hasKubeReason(error, 'NotFound')) throw error
       await kube.mergePatch(target.resource, ref, patch)
     }
-    await recordEvent(deps, obj, { type: 'Warning', ...failure })
+    // Only reason and message: the caller may hand in an outcome whose own `type` is not an Event type.
+    await recordEvent(deps, obj, {
+      type: 'Warning',
+      reason: failure.reason,
+      message: failure.message,
+    })
   } catch (error) {
     log.warn({ err: errorMessage(error) }, 'could not record the permanent failure')
   }
