@@ -2,44 +2,35 @@
  * @module MachineClass v1alpha1 <-> v1beta1: secretRef is credentialsSecretRef; userDataSecretRef,
  * status conditions, capacity and nodeInfo are hub-only.
  */
-import type { z } from 'zod'
 import type { machineClassV1alpha1Schema } from '../v1alpha1/machine-class'
-import type { machineClassSpecSchema, machineClassStatusSchema } from '../v1beta1/machine-class'
+import type { machineClassSchema } from '../v1beta1/machine-class'
 import { compact } from './conversion-data'
-import type { SpokeConverter } from './spoke-converter'
+import type { ConverterOf, Versions } from './spoke-converter'
 
-type HubSpec = z.input<typeof machineClassSpecSchema>
-type HubStatus = z.input<typeof machineClassStatusSchema>
-type SpokeSpec = z.input<typeof machineClassV1alpha1Schema>['spec']
-type SpokeStatus = NonNullable<z.input<typeof machineClassV1alpha1Schema>['status']>
+type Types = Versions<typeof machineClassSchema, typeof machineClassV1alpha1Schema>
 
-/** The MachineClass converter. */
-export const machineClassConverter: SpokeConverter<HubSpec, HubStatus, SpokeSpec, SpokeStatus> = {
+/** The MachineClass converter: fields not named here are the same in both versions. */
+export const machineClassConverter: ConverterOf<Types> = {
   kind: 'MachineClass',
-  specDown: (spec) => ({
-    value: compact({
-      provider: spec.provider,
-      providerSpec: spec.providerSpec,
-      secretRef: spec.credentialsSecretRef,
-    }),
-    data: { userDataSecretRef: spec.userDataSecretRef },
+  specDown: ({ credentialsSecretRef, userDataSecretRef, ...same }) => ({
+    value: compact({ ...same, secretRef: credentialsSecretRef }),
+    data: { userDataSecretRef },
   }),
-  specUp: (spec, data) =>
+  specUp: ({ secretRef, ...same }, data) =>
     compact({
-      provider: spec.provider,
-      providerSpec: spec.providerSpec,
-      credentialsSecretRef: spec.secretRef,
-      userDataSecretRef: data.userDataSecretRef as HubSpec['userDataSecretRef'],
+      ...same,
+      credentialsSecretRef: secretRef,
+      userDataSecretRef: data.userDataSecretRef as Types['hubSpec']['userDataSecretRef'],
     }),
-  statusDown: (status) => ({
-    value: compact({ observedGeneration: status.observedGeneration }),
-    data: { conditions: status.conditions, capacity: status.capacity, nodeInfo: status.nodeInfo },
+  statusDown: ({ conditions, capacity, nodeInfo, ...same }) => ({
+    value: compact(same),
+    data: { conditions, capacity, nodeInfo },
   }),
   statusUp: (status, data) =>
     compact({
-      observedGeneration: status.observedGeneration,
-      conditions: data.conditions as HubStatus['conditions'],
-      capacity: data.capacity as HubStatus['capacity'],
-      nodeInfo: data.nodeInfo as HubStatus['nodeInfo'],
+      ...status,
+      conditions: data.conditions as Types['hubStatus']['conditions'],
+      capacity: data.capacity as Types['hubStatus']['capacity'],
+      nodeInfo: data.nodeInfo as Types['hubStatus']['nodeInfo'],
     }),
 }

@@ -2,25 +2,18 @@
  * @module MachineDeployment v1alpha1 <-> v1beta1: rollbackTo, deletePolicy, phase, conditions and
  * lastProgressTime are hub-only.
  */
-import type { z } from 'zod'
 import type { machineDeploymentV1alpha1Schema } from '../v1alpha1/machine-deployment'
-import type {
-  machineDeploymentSpecSchema,
-  machineDeploymentStatusSchema,
-} from '../v1beta1/machine-deployment'
-import { compact, dataObject } from './conversion-data'
-import { replicaCounts, templateToHub, templateToV1alpha1 } from './machine-set'
-import { nonEmpty, type SpokeConverter } from './spoke-converter'
+import type { machineDeploymentSchema } from '../v1beta1/machine-deployment'
+import { compact } from './conversion-data'
+import { replicaCounts, replicatedSpecDown, replicatedSpecUp } from './machine-set'
+import type { ConverterOf, Versions } from './spoke-converter'
 
-type HubSpec = z.input<typeof machineDeploymentSpecSchema>
-type HubStatus = z.input<typeof machineDeploymentStatusSchema>
-type SpokeSpec = z.input<typeof machineDeploymentV1alpha1Schema>['spec']
-type SpokeStatus = NonNullable<z.input<typeof machineDeploymentV1alpha1Schema>['status']>
+type Types = Versions<typeof machineDeploymentSchema, typeof machineDeploymentV1alpha1Schema>
 type DeletePolicy = NonNullable<
-  NonNullable<NonNullable<HubSpec['strategy']>['rollingUpdate']>['deletePolicy']
+  NonNullable<NonNullable<Types['hubSpec']['strategy']>['rollingUpdate']>['deletePolicy']
 >
 
-function strategyDown(strategy: HubSpec['strategy']): SpokeSpec['strategy'] {
+function strategyDown(strategy: Types['hubSpec']['strategy']): Types['spokeSpec']['strategy'] {
   if (strategy === undefined) return undefined
   const rolling = strategy.rollingUpdate
   return compact({
@@ -32,7 +25,10 @@ function strategyDown(strategy: HubSpec['strategy']): SpokeSpec['strategy'] {
   })
 }
 
-function strategyUp(strategy: SpokeSpec['strategy'], deletePolicy: unknown): HubSpec['strategy'] {
+function strategyUp(
+  strategy: Types['spokeSpec']['strategy'],
+  deletePolicy: unknown,
+): Types['hubSpec']['strategy'] {
   if (strategy === undefined) return undefined
   const rolling = strategy.rollingUpdate
   const policy = typeof deletePolicy === 'string' ? (deletePolicy as DeletePolicy) : undefined
@@ -44,28 +40,20 @@ function strategyUp(strategy: SpokeSpec['strategy'], deletePolicy: unknown): Hub
 }
 
 /** The MachineDeployment converter. */
-export const machineDeploymentConverter: SpokeConverter<
-  HubSpec,
-  HubStatus,
-  SpokeSpec,
-  SpokeStatus
-> = {
+export const machineDeploymentConverter: ConverterOf<Types> = {
   kind: 'MachineDeployment',
   specDown: (spec) => {
-    const template = templateToV1alpha1(spec.template)
+    const replicated = replicatedSpecDown(spec)
     return {
       value: compact({
-        replicas: spec.replicas,
-        selector: spec.selector,
-        template: template.value,
+        ...replicated.value,
         strategy: strategyDown(spec.strategy),
-        minReadySeconds: spec.minReadySeconds,
         revisionHistoryLimit: spec.revisionHistoryLimit,
         paused: spec.paused,
         progressDeadlineSeconds: spec.progressDeadlineSeconds,
       }),
       data: {
-        template: nonEmpty(template.data),
+        ...replicated.data,
         rollbackTo: spec.rollbackTo,
         deletePolicy: spec.strategy?.rollingUpdate?.deletePolicy,
       },
@@ -73,15 +61,12 @@ export const machineDeploymentConverter: SpokeConverter<
   },
   specUp: (spec, data) =>
     compact({
-      replicas: spec.replicas,
-      selector: spec.selector,
-      template: templateToHub(spec.template, dataObject(data, 'template')),
+      ...replicatedSpecUp(spec, data),
       strategy: strategyUp(spec.strategy, data.deletePolicy),
-      minReadySeconds: spec.minReadySeconds,
       revisionHistoryLimit: spec.revisionHistoryLimit,
       paused: spec.paused,
       progressDeadlineSeconds: spec.progressDeadlineSeconds,
-      rollbackTo: data.rollbackTo as HubSpec['rollbackTo'],
+      rollbackTo: data.rollbackTo as Types['hubSpec']['rollbackTo'],
     }),
   statusDown: (status) => ({
     value: compact({
@@ -100,8 +85,8 @@ export const machineDeploymentConverter: SpokeConverter<
       ...replicaCounts(status),
       updatedReplicas: status.updatedReplicas,
       unavailableReplicas: status.unavailableReplicas,
-      phase: data.phase as HubStatus['phase'],
-      conditions: data.conditions as HubStatus['conditions'],
-      lastProgressTime: data.lastProgressTime as HubStatus['lastProgressTime'],
+      phase: data.phase as Types['hubStatus']['phase'],
+      conditions: data.conditions as Types['hubStatus']['conditions'],
+      lastProgressTime: data.lastProgressTime as Types['hubStatus']['lastProgressTime'],
     }),
 }

@@ -1,25 +1,13 @@
 /** @module MachineHealthCheck v1alpha1 <-> v1beta1: remediationTemplate is remediation.externalTemplateRef. */
-import type { z } from 'zod'
 import type { machineHealthCheckV1alpha1Schema } from '../v1alpha1/machine-health-check'
-import type {
-  machineHealthCheckSpecSchema,
-  machineHealthCheckStatusSchema,
-} from '../v1beta1/machine-health-check'
+import type { machineHealthCheckSchema } from '../v1beta1/machine-health-check'
 import { type ConversionData, compact } from './conversion-data'
-import type { SpokeConverter } from './spoke-converter'
+import type { ConverterOf, Versions } from './spoke-converter'
 
-type HubSpec = z.input<typeof machineHealthCheckSpecSchema>
-type HubStatus = z.input<typeof machineHealthCheckStatusSchema>
-type SpokeSpec = z.input<typeof machineHealthCheckV1alpha1Schema>['spec']
-type SpokeStatus = NonNullable<z.input<typeof machineHealthCheckV1alpha1Schema>['status']>
+type Types = Versions<typeof machineHealthCheckSchema, typeof machineHealthCheckV1alpha1Schema>
 
 /** The MachineHealthCheck converter. */
-export const machineHealthCheckConverter: SpokeConverter<
-  HubSpec,
-  HubStatus,
-  SpokeSpec,
-  SpokeStatus
-> = {
+export const machineHealthCheckConverter: ConverterOf<Types> = {
   kind: 'MachineHealthCheck',
   specDown: (spec) => ({
     value: compact({
@@ -67,14 +55,14 @@ export const machineHealthCheckConverter: SpokeConverter<
       remediationsAllowed: status.remediationsAllowed,
       targets: data.targets as string[] | undefined,
       observedGeneration: data.observedGeneration as number | undefined,
-      conditions: data.conditions as HubStatus['conditions'],
+      conditions: data.conditions as Types['hubStatus']['conditions'],
     }),
 }
 
 function remediationUp(
-  template: SpokeSpec['remediationTemplate'],
+  template: Types['spokeSpec']['remediationTemplate'],
   data: ConversionData,
-): HubSpec['remediation'] {
+): Types['hubSpec']['remediation'] {
   const maxInFlight = data.maxInFlight as number | string | undefined
   if (template === undefined && maxInFlight === undefined) {
     return data.remediation === 'empty' ? {} : undefined

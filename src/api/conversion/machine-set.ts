@@ -1,18 +1,14 @@
 /** @module MachineSet v1alpha1 <-> v1beta1: the template converts like a Machine spec. */
-import type { z } from 'zod'
 import type { machineSetV1alpha1Schema } from '../v1alpha1/machine-set'
-import type { machineSetSpecSchema, machineSetStatusSchema } from '../v1beta1/machine-set'
+import type { machineSetSchema } from '../v1beta1/machine-set'
 import { type ConversionData, compact, dataObject } from './conversion-data'
 import { machineSpecToHub, machineSpecToV1alpha1 } from './machine'
-import { type Lowered, nonEmpty, type SpokeConverter } from './spoke-converter'
+import { type ConverterOf, type Lowered, nonEmpty, type Versions } from './spoke-converter'
 
-type HubSpec = z.input<typeof machineSetSpecSchema>
-type HubStatus = z.input<typeof machineSetStatusSchema>
-type SpokeSpec = z.input<typeof machineSetV1alpha1Schema>['spec']
-type SpokeStatus = NonNullable<z.input<typeof machineSetV1alpha1Schema>['status']>
+type Types = Versions<typeof machineSetSchema, typeof machineSetV1alpha1Schema>
 
-type HubTemplate = HubSpec['template']
-type SpokeTemplate = SpokeSpec['template']
+type HubTemplate = Types['hubSpec']['template']
+type SpokeTemplate = Types['spokeSpec']['template']
 
 // Admission converts objects before the schema has checked them: a template without a spec (or
 // none at all) passes through unchanged, so the schema refuses it naming the field instead of
@@ -55,30 +51,55 @@ export function replicaCounts(status: {
   }
 }
 
+/** What MachineSet and MachineDeployment specs share, in both versions. */
+type ReplicatedHubSpec = Pick<
+  Types['hubSpec'],
+  'replicas' | 'selector' | 'template' | 'minReadySeconds'
+>
+type ReplicatedSpokeSpec = Pick<
+  Types['spokeSpec'],
+  'replicas' | 'selector' | 'template' | 'minReadySeconds'
+>
+
+/** replicas, selector, template and minReadySeconds down to v1alpha1, with the template's hub-only data. */
+export function replicatedSpecDown(spec: ReplicatedHubSpec): Lowered<ReplicatedSpokeSpec> {
+  const template = templateToV1alpha1(spec.template)
+  return {
+    value: {
+      replicas: spec.replicas,
+      selector: spec.selector,
+      template: template.value,
+      minReadySeconds: spec.minReadySeconds,
+    },
+    data: { template: nonEmpty(template.data) },
+  }
+}
+
+/** replicas, selector, template and minReadySeconds up to v1beta1. */
+export function replicatedSpecUp(
+  spec: ReplicatedSpokeSpec,
+  data: ConversionData,
+): ReplicatedHubSpec {
+  return {
+    replicas: spec.replicas,
+    selector: spec.selector,
+    template: templateToHub(spec.template, dataObject(data, 'template')),
+    minReadySeconds: spec.minReadySeconds,
+  }
+}
+
 /** The MachineSet converter. */
-export const machineSetConverter: SpokeConverter<HubSpec, HubStatus, SpokeSpec, SpokeStatus> = {
+export const machineSetConverter: ConverterOf<Types> = {
   kind: 'MachineSet',
   specDown: (spec) => {
-    const template = templateToV1alpha1(spec.template)
+    const replicated = replicatedSpecDown(spec)
     return {
-      value: compact({
-        replicas: spec.replicas,
-        selector: spec.selector,
-        template: template.value,
-        deletePolicy: spec.deletePolicy,
-        minReadySeconds: spec.minReadySeconds,
-      }),
-      data: { template: nonEmpty(template.data) },
+      value: compact({ ...replicated.value, deletePolicy: spec.deletePolicy }),
+      data: replicated.data,
     }
   },
   specUp: (spec, data) =>
-    compact({
-      replicas: spec.replicas,
-      selector: spec.selector,
-      template: templateToHub(spec.template, dataObject(data, 'template')),
-      deletePolicy: spec.deletePolicy,
-      minReadySeconds: spec.minReadySeconds,
-    }),
+    compact({ ...replicatedSpecUp(spec, data), deletePolicy: spec.deletePolicy }),
   statusDown: (status) => ({
     value: compact({
       ...replicaCounts(status),
@@ -94,6 +115,6 @@ export const machineSetConverter: SpokeConverter<HubSpec, HubStatus, SpokeSpec, 
       fullyLabeledReplicas: status.fullyLabeledReplicas,
       failureReason: status.errorReason,
       failureMessage: status.errorMessage,
-      conditions: data.conditions as HubStatus['conditions'],
+      conditions: data.conditions as Types['hubStatus']['conditions'],
     }),
 }

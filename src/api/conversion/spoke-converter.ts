@@ -1,4 +1,5 @@
 /** @module Hub-and-spoke conversion of whole objects: metadata, spec and status, with the conversion annotation. */
+import type { z } from 'zod'
 import { HUB_API_VERSION, SPOKE_API_VERSION } from '../group'
 import type { Kind } from '../kinds'
 import type { ObjectMeta } from '../shared/meta'
@@ -24,6 +25,29 @@ export interface KubeObject<Spec, Status> {
   spec: Spec
   status?: Status | undefined
 }
+
+type Part<Schema extends z.ZodType, Key extends string> =
+  z.input<Schema> extends {
+    [K in Key]?: infer P
+  }
+    ? NonNullable<P>
+    : never
+
+/**
+ * The spec and status types of a kind at the hub and at the spoke, read from its two object
+ * schemas (input types: conversion runs before defaulting).
+ */
+export interface Versions<HubSchema extends z.ZodType, SpokeSchema extends z.ZodType> {
+  hubSpec: Part<HubSchema, 'spec'>
+  hubStatus: Part<HubSchema, 'status'>
+  spokeSpec: Part<SpokeSchema, 'spec'>
+  spokeStatus: Part<SpokeSchema, 'status'>
+}
+
+/** The converter of a kind whose types are `T`. */
+export type ConverterOf<
+  T extends { hubSpec: unknown; hubStatus: unknown; spokeSpec: unknown; spokeStatus: unknown },
+> = SpokeConverter<T['hubSpec'], T['hubStatus'], T['spokeSpec'], T['spokeStatus']>
 
 /** The per-kind conversion of spec and status between the hub (v1beta1) and the spoke (v1alpha1). */
 export interface SpokeConverter<HubSpec, HubStatus, SpokeSpec, SpokeStatus> {

@@ -26,3 +26,8 @@ export function providerDataSchema(description: string) {
 
 /** Provider data, as free-form JSON. */
 export type ProviderData = Record<string, unknown>
+
+/** A Machine's provider spec, wherever one is written (inline on a Machine, or in a MachineClass). */
+export const providerMachineSpecSchema = providerDataSchema(
+  "The provider's machine spec, validated against that provider's schema on admission.",
+)

@@ -1,17 +1,15 @@
 /** @module MachineClass v1beta1: a reusable provider, provider spec and secrets for Machines. */
 import { z } from 'zod'
-import { conditionsSchema } from '../shared/conditions'
+import { observedGenerationSchema } from '../shared/counts'
 import { localReferenceSchema } from '../shared/meta'
-import { providerDataSchema, providerNameSchema } from '../shared/provider-spec'
-import { resourceSchema } from '../shared/resource'
+import { providerMachineSpecSchema, providerNameSchema } from '../shared/provider-spec'
+import { hubResourceSchema, hubStatusSchema } from '../shared/resource'
 
 /** The v1beta1 MachineClass spec. */
 export const machineClassSpecSchema = z
   .object({
     provider: providerNameSchema,
-    providerSpec: providerDataSchema(
-      "The provider's machine spec, validated against that provider's schema on admission.",
-    ),
+    providerSpec: providerMachineSpecSchema,
     credentialsSecretRef: localReferenceSchema(
       'Secret with the cloud credentials the provider uses.',
       'Secret',
@@ -32,33 +30,27 @@ export const machineClassNodeInfoSchema = z
   .describe('The system a Node of this class reports (Node status.nodeInfo).')
 
 /** The observed state of a MachineClass. */
-export const machineClassStatusSchema = z
-  .object({
-    observedGeneration: z.int().min(0).optional().describe('The generation last reconciled.'),
-    conditions: conditionsSchema('Current state of the MachineClass.').optional(),
-    capacity: z
-      .record(
-        z.string().min(1).max(316),
-        z.string().min(1).max(64).describe('A quantity, e.g. 2, 8Gi or 110.'),
-      )
-      .optional()
-      .describe(
-        'Resources of one Machine of this class (cpu, memory, pods, ephemeral-storage, GPUs) as ' +
-          'quantities, found by the provider (aws: DescribeInstanceTypes; kwok: its allocatable). ' +
-          'The MachineSet and MachineDeployment controllers copy it into the capacity annotations ' +
-          'cluster-autoscaler reads to scale a node group up from zero.',
-      ),
-    nodeInfo: machineClassNodeInfoSchema.optional(),
-  })
-  .describe('The observed state of a MachineClass.')
-
-/** The whole v1beta1 MachineClass object. */
-export const machineClassSchema = resourceSchema({
-  kind: 'MachineClass',
-  version: 'v1beta1',
-  spec: machineClassSpecSchema,
-  status: machineClassStatusSchema,
-}).describe('A MachineClass: a provider and its machine spec, shared by Machines.')
+export const machineClassStatusSchema = hubStatusSchema('MachineClass', {
+  observedGeneration: observedGenerationSchema,
+  capacity: z
+    .record(
+      z.string().min(1).max(316),
+      z.string().min(1).max(64).describe('A quantity, e.g. 2, 8Gi or 110.'),
+    )
+    .optional()
+    .describe(
+      'Resources of one Machine of this class (cpu, memory, pods, ephemeral-storage, GPUs) as ' +
+        'quantities, found by the provider (aws: DescribeInstanceTypes; kwok: its allocatable). ' +
+        'The MachineSet and MachineDeployment controllers copy it into the capacity annotations ' +
+        'cluster-autoscaler reads to scale a node group up from zero.',
+    ),
+  nodeInfo: machineClassNodeInfoSchema.optional(),
+})
 
 /** A v1beta1 MachineClass. */
 export type MachineClass = z.infer<typeof machineClassSchema>
+/** The whole v1beta1 MachineClass object. */
+export const machineClassSchema = hubResourceSchema('MachineClass', {
+  spec: machineClassSpecSchema,
+  status: machineClassStatusSchema,
+}).describe('A MachineClass: a provider and its machine spec, shared by Machines.')

@@ -1,10 +1,16 @@
 /** @module MachineDeployment v1beta1: rolls Machines out through MachineSets under a strategy. */
 import { z } from 'zod'
-import { conditionsSchema, timestampSchema } from '../shared/conditions'
+import { timestampSchema } from '../shared/conditions'
+import { countSchema } from '../shared/counts'
 import { intOrPercentSchema } from '../shared/int-or-string'
 import { labelSelectorSchema } from '../shared/label-selector'
-import { resourceSchema } from '../shared/resource'
-import { DELETE_POLICIES, machineTemplateSchema, replicaStatusFields } from './machine-set'
+import { hubResourceSchema, hubStatusSchema } from '../shared/resource'
+import {
+  DELETE_POLICIES,
+  desiredReplicasSchema,
+  machineTemplateSchema,
+  replicaStatusFields,
+} from './machine-set'
 
 /** How a deployment replaces Machines when the template changes. */
 export const deploymentStrategySchema = z
@@ -36,12 +42,7 @@ export const deploymentStrategySchema = z
 /** The v1beta1 MachineDeployment spec. */
 export const machineDeploymentSpecSchema = z
   .object({
-    replicas: z
-      .int()
-      .min(0)
-      .max(100_000)
-      .optional()
-      .describe('Desired number of Machines (scale subresource).'),
+    replicas: desiredReplicasSchema,
     selector: labelSelectorSchema.describe(
       'Selects the Machines of this deployment; must match the template labels.',
     ),
@@ -76,37 +77,23 @@ export const machineDeploymentSpecSchema = z
   .describe('The desired state of a MachineDeployment.')
 
 /** The observed state of a MachineDeployment. */
-export const machineDeploymentStatusSchema = z
-  .object({
-    ...replicaStatusFields,
-    updatedReplicas: z
-      .int()
-      .min(0)
-      .optional()
-      .describe('Machines stamped from the current template.'),
-    unavailableReplicas: z
-      .int()
-      .min(0)
-      .optional()
-      .describe('Machines still needed to reach replicas available.'),
-    phase: z
-      .enum(['ScalingUp', 'ScalingDown', 'Running', 'Failed'])
-      .optional()
-      .describe('ScalingUp, ScalingDown, Running or Failed.'),
-    lastProgressTime: timestampSchema(
-      'When the rollout last made progress; progressDeadlineSeconds is measured from it.',
-    ).optional(),
-    conditions: conditionsSchema('Current service state of the MachineDeployment.').optional(),
-  })
-  .describe('The observed state of a MachineDeployment.')
-
-/** The whole v1beta1 MachineDeployment object. */
-export const machineDeploymentSchema = resourceSchema({
-  kind: 'MachineDeployment',
-  version: 'v1beta1',
-  spec: machineDeploymentSpecSchema,
-  status: machineDeploymentStatusSchema,
-}).describe('A MachineDeployment: declarative rollouts of Machines.')
+export const machineDeploymentStatusSchema = hubStatusSchema('MachineDeployment', {
+  ...replicaStatusFields,
+  updatedReplicas: countSchema('Machines stamped from the current template.'),
+  unavailableReplicas: countSchema('Machines still needed to reach replicas available.'),
+  phase: z
+    .enum(['ScalingUp', 'ScalingDown', 'Running', 'Failed'])
+    .optional()
+    .describe('ScalingUp, ScalingDown, Running or Failed.'),
+  lastProgressTime: timestampSchema(
+    'When the rollout last made progress; progressDeadlineSeconds is measured from it.',
+  ).optional(),
+})
 
 /** A v1beta1 MachineDeployment. */
 export type MachineDeployment = z.infer<typeof machineDeploymentSchema>
+/** The whole v1beta1 MachineDeployment object. */
+export const machineDeploymentSchema = hubResourceSchema('MachineDeployment', {
+  spec: machineDeploymentSpecSchema,
+  status: machineDeploymentStatusSchema,
+}).describe('A MachineDeployment: declarative rollouts of Machines.')

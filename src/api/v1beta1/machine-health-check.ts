@@ -1,11 +1,11 @@
 /** @module MachineHealthCheck v1beta1: which Machines are unhealthy and how they are remediated. */
 import { z } from 'zod'
-import { conditionsSchema } from '../shared/conditions'
+import { countSchema, observedGenerationSchema } from '../shared/counts'
 import { durationSchema } from '../shared/duration'
 import { intOrPercentSchema } from '../shared/int-or-string'
 import { labelSelectorSchema } from '../shared/label-selector'
 import { typedReferenceSchema } from '../shared/meta'
-import { resourceSchema } from '../shared/resource'
+import { hubResourceSchema, hubStatusSchema } from '../shared/resource'
 
 /** A Node condition that, held for `timeout`, makes the Machine unhealthy. */
 export const unhealthyConditionSchema = z
@@ -46,32 +46,22 @@ export const machineHealthCheckSpecSchema = z
   .describe('The desired state of a MachineHealthCheck.')
 
 /** The observed state of a MachineHealthCheck. */
-export const machineHealthCheckStatusSchema = z
-  .object({
-    expectedMachines: z.int().min(0).optional().describe('Machines the selector matches.'),
-    currentHealthy: z.int().min(0).optional().describe('Machines currently healthy.'),
-    remediationsAllowed: z
-      .int()
-      .min(0)
-      .optional()
-      .describe('Remediations allowed before maxUnhealthy stops them.'),
-    targets: z
-      .array(z.string().max(253).describe('A Machine name.'))
-      .max(10_000)
-      .optional()
-      .describe('Names of the checked Machines, sorted.'),
-    observedGeneration: z.int().min(0).optional().describe('The generation last reconciled.'),
-    conditions: conditionsSchema('Current service state of the MachineHealthCheck.').optional(),
-  })
-  .describe('The observed state of a MachineHealthCheck.')
-
-/** The whole v1beta1 MachineHealthCheck object. */
-export const machineHealthCheckSchema = resourceSchema({
-  kind: 'MachineHealthCheck',
-  version: 'v1beta1',
-  spec: machineHealthCheckSpecSchema,
-  status: machineHealthCheckStatusSchema,
-}).describe('A MachineHealthCheck: detects and remediates unhealthy Machines.')
+export const machineHealthCheckStatusSchema = hubStatusSchema('MachineHealthCheck', {
+  expectedMachines: countSchema('Machines the selector matches.'),
+  currentHealthy: countSchema('Machines currently healthy.'),
+  remediationsAllowed: countSchema('Remediations allowed before maxUnhealthy stops them.'),
+  targets: z
+    .array(z.string().max(253).describe('A Machine name.'))
+    .max(10_000)
+    .optional()
+    .describe('Names of the checked Machines, sorted.'),
+  observedGeneration: observedGenerationSchema,
+})
 
 /** A v1beta1 MachineHealthCheck. */
 export type MachineHealthCheck = z.infer<typeof machineHealthCheckSchema>
+/** The whole v1beta1 MachineHealthCheck object. */
+export const machineHealthCheckSchema = hubResourceSchema('MachineHealthCheck', {
+  spec: machineHealthCheckSpecSchema,
+  status: machineHealthCheckStatusSchema,
+}).describe('A MachineHealthCheck: detects and remediates unhealthy Machines.')

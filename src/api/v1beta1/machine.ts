@@ -1,6 +1,7 @@
 /** @module Machine v1beta1 (storage, hub): one machine, its provider, its Node and its deletion policy. */
 import { z } from 'zod'
-import { conditionsSchema, timestampSchema } from '../shared/conditions'
+import { timestampSchema } from '../shared/conditions'
+import { observedGenerationSchema } from '../shared/counts'
 import { durationSchema } from '../shared/duration'
 import { localReferenceSchema, templateMetaSchema } from '../shared/meta'
 import {
@@ -9,16 +10,18 @@ import {
   nodeReferenceSchema,
   taintSchema,
 } from '../shared/node-fields'
-import { providerDataSchema, providerNameSchema } from '../shared/provider-spec'
-import { resourceSchema } from '../shared/resource'
+import {
+  providerDataSchema,
+  providerMachineSpecSchema,
+  providerNameSchema,
+} from '../shared/provider-spec'
+import { hubResourceSchema, hubStatusSchema } from '../shared/resource'
 
 /** The provider and its spec, inline. */
 export const inlineProviderSpecSchema = z
   .object({
     provider: providerNameSchema,
-    value: providerDataSchema(
-      "The provider's machine spec, validated against that provider's schema on admission.",
-    ),
+    value: providerMachineSpecSchema,
   })
   .describe('The provider and its machine spec, inline. Exclusive with classRef.')
 
@@ -102,58 +105,49 @@ export const MACHINE_PHASES = [
 ] as const
 
 /** The observed state of a Machine. */
-export const machineStatusSchema = z
-  .object({
-    phase: z
-      .enum(MACHINE_PHASES)
-      .optional()
-      .describe('Pending, Provisioning, Provisioned, Running, Deleting or Failed.'),
-    nodeRef: nodeReferenceSchema.optional(),
-    addresses: z
-      .array(machineAddressSchema)
-      .max(64)
-      .optional()
-      .describe('Addresses of the machine.'),
-    providerStatus: providerDataSchema(
-      "The provider's view of the machine (instance state...).",
-    ).optional(),
-    versions: machineVersionsSchema('Observed versions of the Kubernetes components.').optional(),
-    failureReason: z
-      .string()
-      .max(256)
-      .optional()
-      .describe('A terminal problem, machine-readable; needs a human.'),
-    failureMessage: z.string().max(10240).optional().describe('A terminal problem, for humans.'),
-    conditions: conditionsSchema('Current service state of the Machine.').optional(),
-    observedGeneration: z.int().min(0).optional().describe('The generation last reconciled.'),
-    lastUpdated: timestampSchema('When the phase last changed.').optional(),
-    deletion: z
-      .object({
-        nodeDrainStartTime: timestampSchema('When draining the Node started.').optional(),
-        waitForNodeVolumeDetachStartTime: timestampSchema(
-          'When waiting for volume detach started.',
-        ).optional(),
-        waitForPreDrainHookStartTime: timestampSchema(
-          'When waiting for pre-drain hooks started.',
-        ).optional(),
-        waitForPreTerminateHookStartTime: timestampSchema(
-          'When waiting for pre-terminate hooks started.',
-        ).optional(),
-      })
-      .optional()
-      .describe('Timers of the deletion stages, to enforce their timeouts.'),
-  })
-  .describe('The observed state of a Machine.')
+export const machineStatusSchema = hubStatusSchema('Machine', {
+  phase: z
+    .enum(MACHINE_PHASES)
+    .optional()
+    .describe('Pending, Provisioning, Provisioned, Running, Deleting or Failed.'),
+  nodeRef: nodeReferenceSchema.optional(),
+  addresses: z.array(machineAddressSchema).max(64).optional().describe('Addresses of the machine.'),
+  providerStatus: providerDataSchema(
+    "The provider's view of the machine (instance state...).",
+  ).optional(),
+  versions: machineVersionsSchema('Observed versions of the Kubernetes components.').optional(),
+  failureReason: z
+    .string()
+    .max(256)
+    .optional()
+    .describe('A terminal problem, machine-readable; needs a human.'),
+  failureMessage: z.string().max(10240).optional().describe('A terminal problem, for humans.'),
+  observedGeneration: observedGenerationSchema,
+  lastUpdated: timestampSchema('When the phase last changed.').optional(),
+  deletion: z
+    .object({
+      nodeDrainStartTime: timestampSchema('When draining the Node started.').optional(),
+      waitForNodeVolumeDetachStartTime: timestampSchema(
+        'When waiting for volume detach started.',
+      ).optional(),
+      waitForPreDrainHookStartTime: timestampSchema(
+        'When waiting for pre-drain hooks started.',
+      ).optional(),
+      waitForPreTerminateHookStartTime: timestampSchema(
+        'When waiting for pre-terminate hooks started.',
+      ).optional(),
+    })
+    .optional()
+    .describe('Timers of the deletion stages, to enforce their timeouts.'),
+})
 
+/** A v1beta1 Machine (output of parsing: defaults applied). */
+export type Machine = z.infer<typeof machineSchema>
 /** The whole v1beta1 Machine object. */
-export const machineSchema = resourceSchema({
-  kind: 'Machine',
-  version: 'v1beta1',
+export const machineSchema = hubResourceSchema('Machine', {
   spec: machineSpecSchema,
   status: machineStatusSchema,
 }).describe('A Machine: one node-to-be, provisioned by a provider.')
 
-/** A v1beta1 Machine (output of parsing: defaults applied). */
-export type Machine = z.infer<typeof machineSchema>
 /** The observed state of a v1beta1 Machine. */
 export type MachineStatus = z.infer<typeof machineStatusSchema>

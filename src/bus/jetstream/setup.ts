@@ -10,6 +10,7 @@ import {
   type JetStreamManager,
   RetentionPolicy,
   StorageType,
+  type StreamConfig,
 } from '@nats-io/jetstream'
 import { nanos } from '@nats-io/transport-node'
 
@@ -65,34 +66,35 @@ async function ensure(info: () => Promise<unknown>, create: () => Promise<unknow
   })
 }
 
+/** A file-backed stream, created when missing. */
+function ensureStream(
+  jsm: JetStreamManager,
+  stream: Partial<StreamConfig> & { name: string },
+): Promise<void> {
+  return ensure(
+    () => jsm.streams.info(stream.name),
+    () => jsm.streams.add({ ...stream, storage: StorageType.File }),
+  )
+}
+
 /** Creates the streams and the consumer when missing (idempotent; concurrent workers may race). */
 export async function ensureJetStream(
   jsm: JetStreamManager,
   config: JetStreamConfig,
 ): Promise<void> {
-  await ensure(
-    () => jsm.streams.info(config.stream),
-    () =>
-      jsm.streams.add({
-        name: config.stream,
-        subjects: [`${config.subjectPrefix}.>`],
-        retention: RetentionPolicy.Workqueue,
-        max_msgs_per_subject: 1,
-        discard: DiscardPolicy.Old,
-        storage: StorageType.File,
-      }),
-  )
-  await ensure(
-    () => jsm.streams.info(config.deadLetterStream),
-    () =>
-      jsm.streams.add({
-        name: config.deadLetterStream,
-        subjects: [`${config.deadLetterPrefix}.>`],
-        retention: RetentionPolicy.Limits,
-        max_age: nanos(7 * 24 * 3600 * 1000),
-        storage: StorageType.File,
-      }),
-  )
+  await ensureStream(jsm, {
+    name: config.stream,
+    subjects: [`${config.subjectPrefix}.>`],
+    retention: RetentionPolicy.Workqueue,
+    max_msgs_per_subject: 1,
+    discard: DiscardPolicy.Old,
+  })
+  await ensureStream(jsm, {
+    name: config.deadLetterStream,
+    subjects: [`${config.deadLetterPrefix}.>`],
+    retention: RetentionPolicy.Limits,
+    max_age: nanos(7 * 24 * 3600 * 1000),
+  })
   await ensure(
     () => jsm.consumers.info(config.stream, config.consumer),
     () =>

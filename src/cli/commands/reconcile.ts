@@ -1,11 +1,9 @@
 /** @module `machine-api reconcile`: the CloudEvents HTTP reconcile function (Knative sink). */
 
-import { createDeps } from '../../deps'
 import type { CliCommand } from '../command'
-import { runtimeControllers } from '../controllers'
 import { startReconcileFunction } from '../entry/reconcile-function'
-import { controllersFlag, parseRuntimeSettings, runtimeEnvHelp } from '../runtime-settings'
-import { stopOnSignals } from '../signals'
+import { serveRuntime } from '../runtime-service'
+import { controllersFlag, runtimeEnvHelp } from '../runtime-settings'
 
 /** `reconcile`: the same process as `functions/reconcile.ts`. */
 export const reconcileCommand: CliCommand = {
@@ -15,15 +13,5 @@ export const reconcileCommand: CliCommand = {
     'Accepts CloudEvents (Knative ApiServerSource, PingSource, Broker Triggers) on $PORT, maps each to the objects to reconcile and reconciles them; a PingSource event runs a sweep. Stops on SIGTERM/SIGINT.',
   flags: { controllers: controllersFlag },
   env: runtimeEnvHelp,
-  async run(values, io) {
-    const settings = parseRuntimeSettings(values, io.env)
-    const deps = createDeps('machine-api-reconcile')
-    const { controllers } = runtimeControllers(deps, settings, io.env)
-    const server = await startReconcileFunction(deps, settings, controllers)
-    stopOnSignals(async (signal) => {
-      deps.log.info({ signal }, 'stopping')
-      await server.close().finally(() => deps.close())
-    })
-    return 'running'
-  },
+  run: serveRuntime({ service: 'machine-api-reconcile', start: startReconcileFunction }),
 }

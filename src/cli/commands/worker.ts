@@ -1,11 +1,9 @@
 /** @module `machine-api worker`: the long-running reconcile worker (in-process bus or JetStream). */
 
-import { createDeps } from '../../deps'
 import type { CliCommand } from '../command'
-import { runtimeControllers } from '../controllers'
 import { startWorker } from '../entry/worker'
-import { controllersFlag, parseRuntimeSettings, runtimeEnvHelp } from '../runtime-settings'
-import { stopOnSignals } from '../signals'
+import { serveRuntime } from '../runtime-service'
+import { controllersFlag, runtimeEnvHelp } from '../runtime-settings'
 
 /** `worker`: the same process as `functions/worker.ts`. */
 export const workerCommand: CliCommand = {
@@ -26,15 +24,5 @@ export const workerCommand: CliCommand = {
     controllers: controllersFlag,
   },
   env: { BUS: 'default of --bus', WATCH_BRIDGE: '1 = --bridge', ...runtimeEnvHelp },
-  async run(values, io) {
-    const settings = parseRuntimeSettings(values, io.env, { bus: true })
-    const deps = createDeps('machine-api-worker')
-    const { controllers } = runtimeControllers(deps, settings, io.env)
-    const worker = await startWorker(deps, settings, controllers)
-    stopOnSignals(async (signal) => {
-      deps.log.info({ signal }, 'stopping')
-      await worker.stop().finally(() => deps.close())
-    })
-    return 'running'
-  },
+  run: serveRuntime({ service: 'machine-api-worker', bus: true, start: startWorker }),
 }

@@ -4,25 +4,16 @@
  */
 
 import { createReconcileApp } from '../../bus/http-app'
-import { machineApiMappers, watchedTypes } from '../../bus/machine-api-mappers'
-import type { RuntimeDeps, RuntimeSettings } from '../../deps'
 import { serveApp } from '../../observability/health'
-import type { Controller, ReconcileDeps } from '../../reconcile/runtime/controller'
-import { createRunner } from '../../reconcile/runtime/runner'
+import { runtimeWiring, type StartRuntimeService } from '../runtime-service'
 
-/** Serves the function; resolves with a close function once listening. */
-export async function startReconcileFunction(
-  deps: RuntimeDeps,
-  settings: RuntimeSettings,
-  controllers: readonly Controller<ReconcileDeps>[],
-): Promise<{ port: number; close: () => Promise<void> }> {
-  const runner = createRunner({ controllers, deps, metrics: deps.metrics })
+/** Serves the function; resolves once it listens. */
+export const startReconcileFunction: StartRuntimeService = async (deps, settings, controllers) => {
+  const { runner, ...wiring } = runtimeWiring(deps, controllers)
   const app = createReconcileApp({
     kube: deps.kube,
     runner,
-    mappers: machineApiMappers(runner.kinds()),
-    reconciled: controllers.map((c) => c.resource),
-    watched: watchedTypes(controllers),
+    ...wiring,
     log: deps.log,
     registry: deps.registry,
     metrics: deps.metrics,
@@ -31,5 +22,5 @@ export async function startReconcileFunction(
   })
   const server = await serveApp(app, settings.port)
   deps.log.info({ port: server.port, kinds: runner.kinds() }, 'reconcile function listening')
-  return server
+  return { port: server.port, stop: () => server.close() }
 }

@@ -4,22 +4,13 @@
  * endpoints. `functions/worker.ts` only calls this.
  */
 import { startInProcessBus } from '../../bus/in-process-bus'
-import { machineApiMappers, watchedTypes } from '../../bus/machine-api-mappers'
-import type { RuntimeDeps, RuntimeSettings } from '../../deps'
 import { apiserverCheck } from '../../observability/apiserver-check'
 import { healthApp, serveApp } from '../../observability/health'
-import type { Controller, ReconcileDeps } from '../../reconcile/runtime/controller'
-import { createRunner } from '../../reconcile/runtime/runner'
+import { runtimeWiring, type StartRuntimeService } from '../runtime-service'
 
 /** Starts the worker; resolves with the health port and a stop function once it runs. */
-export async function startWorker(
-  deps: RuntimeDeps,
-  settings: RuntimeSettings,
-  controllers: readonly Controller<ReconcileDeps>[],
-): Promise<{ port: number; stop: () => Promise<void> }> {
-  const runner = createRunner({ controllers, deps, metrics: deps.metrics })
-  const mappers = machineApiMappers(runner.kinds())
-  const watched = watchedTypes(controllers)
+export const startWorker: StartRuntimeService = async (deps, settings, controllers) => {
+  const { runner, mappers, reconciled, watched } = runtimeWiring(deps, controllers)
   const stops: Array<() => Promise<void> | void> = []
   let ready = false
 
@@ -27,7 +18,7 @@ export async function startWorker(
     const bus = startInProcessBus({
       kube: deps.kube,
       runner,
-      reconciled: controllers.map((c) => c.resource),
+      reconciled,
       watched,
       mappers,
       timers: deps.timers,

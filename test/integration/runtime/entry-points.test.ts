@@ -68,7 +68,7 @@ describe('entry points', () => {
     const namespace = await testNamespace(kc, 'entry-http')
     const deps = runtimeDeps()
     const server = await startReconcileFunction(deps, settings(namespace), [widgetController()])
-    onTestFinished(() => server.close())
+    onTestFinished(() => server.stop())
     await kube.create(widgetType, widget(namespace, 'w', 2))
     const emit = emitterFor(httpTransport(`http://127.0.0.1:${server.port}/`), {
       mode: Mode.BINARY,

@@ -1,0 +1,61 @@
+/**
+ * @module What the two serving commands (`worker`, `reconcile`) share: settings from flags and
+ * environment, the providers and controllers they select, a service started on them, and a stop
+ * on SIGTERM/SIGINT.
+ */
+import { machineApiMappers, watchedTypes } from '../bus/machine-api-mappers'
+import { createDeps, type RuntimeDeps, type RuntimeSettings } from '../deps'
+import type { Controller, ReconcileDeps } from '../reconcile/runtime/controller'
+import { createRunner } from '../reconcile/runtime/runner'
+import type { CliCommand } from './command'
+import { runtimeControllers } from './controllers'
+import { parseRuntimeSettings } from './runtime-settings'
+import { stopOnSignals } from './signals'
+
+/** A started worker or reconcile function: its HTTP port and how to stop it. */
+export interface RuntimeService {
+  port: number
+  stop(): Promise<void>
+}
+
+/** Starts a service that reconciles with `controllers`. */
+export type StartRuntimeService = (
+  deps: RuntimeDeps,
+  settings: RuntimeSettings,
+  controllers: readonly Controller<ReconcileDeps>[],
+) => Promise<RuntimeService>
+
+/** The runner over `controllers` and what the transports need to feed it. */
+export function runtimeWiring(
+  deps: RuntimeDeps,
+  controllers: readonly Controller<ReconcileDeps>[],
+) {
+  const runner = createRunner({ controllers, deps, metrics: deps.metrics })
+  return {
+    runner,
+    mappers: machineApiMappers(runner.kinds()),
+    reconciled: controllers.map((c) => c.resource),
+    watched: watchedTypes(controllers),
+  }
+}
+
+/** `run` of a command that serves until SIGTERM/SIGINT. */
+export function serveRuntime(options: {
+  /** The logger's service name. */
+  service: string
+  /** Whether the command takes --bus. */
+  bus?: boolean
+  start: StartRuntimeService
+}): CliCommand['run'] {
+  return async (values, io) => {
+    const settings = parseRuntimeSettings(values, io.env, { bus: options.bus ?? false })
+    const deps = createDeps(options.service)
+    const { controllers } = runtimeControllers(deps, settings, io.env)
+    const service = await options.start(deps, settings, controllers)
+    stopOnSignals(async (signal) => {
+      deps.log.info({ signal }, 'stopping')
+      await service.stop().finally(() => deps.close())
+    })
+    return 'running'
+  }
+}
