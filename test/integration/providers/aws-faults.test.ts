@@ -24,6 +24,7 @@ beforeAll(async () => {
     endpoint: proxy.endpoint,
     defaultRegion: region,
     callsPerSecond: 100,
+    describeCallsPerSecond: 100,
   })
   const ec2 = new EC2Client({
     region,

@@ -49,6 +49,7 @@ export function useMoto(): () => AwsFixture {
       defaultRegion: region,
       ownerId: 'conformance',
       callsPerSecond: 100,
+      describeCallsPerSecond: 100,
       onCall: (command) => calls.push(command),
     })
     const ec2 = new EC2Client({

@@ -1,4 +1,4 @@
-import { DescribeRegionsCommand } from '@aws-sdk/client-ec2'
+import { DescribeRegionsCommand, TerminateInstancesCommand } from '@aws-sdk/client-ec2'
 import { describe, expect, it } from 'vitest'
 import { createClientPool } from '../../../../src/providers/aws/client-pool'
 import { createRateLimiter } from '../../../../src/providers/aws/rate-limiter'
@@ -53,7 +53,7 @@ describe('the EC2 client rate limit', () => {
     // Port 9 (discard) refuses at once, so the first call fails fast without a server.
     const pool = createClientPool({
       endpoint: 'http://127.0.0.1:9',
-      callsPerSecond: 0.001,
+      describeCallsPerSecond: 0.001,
       maxAttempts: 1,
     })
     const client = pool.get('eu-west-1', { accessKeyId: 'A', secretAccessKey: 'a' })
@@ -62,6 +62,24 @@ describe('the EC2 client rate limit', () => {
     const waiting = client.send(new DescribeRegionsCommand({}), { abortSignal: controller.signal })
     controller.abort(new Error('reconcile deadline'))
     await expect(waiting).rejects.toThrow('reconcile deadline')
+    pool.close()
+  })
+
+  it('does not make reads wait behind launches: Describe* calls have their own bucket', async () => {
+    // The only mutating slot in 1000 s goes to the first call; a describe call must still start
+    // at once (and fail fast against the closed port) instead of waiting ~17 minutes.
+    const pool = createClientPool({
+      endpoint: 'http://127.0.0.1:9',
+      callsPerSecond: 0.001,
+      maxAttempts: 1,
+    })
+    const client = pool.get('eu-west-1', { accessKeyId: 'A', secretAccessKey: 'a' })
+    await expect(
+      client.send(new TerminateInstancesCommand({ InstanceIds: ['i-1'] })),
+    ).rejects.toThrow()
+    await expect(client.send(new DescribeRegionsCommand({}))).rejects.toThrow(
+      /ECONNREFUSED|connect/,
+    )
     pool.close()
   })
 })
