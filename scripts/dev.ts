@@ -117,7 +117,7 @@ const env = {
   ...process.env,
   ...(moto ? { AWS_EC2_ENDPOINT: moto.endpoint, AWS_REGION: 'eu-west-1' } : {}),
 }
-const providers = started(createDefaultProviders(deps.kube, env), (p) => p.close())
+const providers = started(createDefaultProviders(env), (p) => p.close())
 const settings = parseRuntimeSettings(
   {},
   {

@@ -1,6 +1,6 @@
 /** @module The controllers and providers a reconcile command runs, from its settings. */
 
-import type { RuntimeDeps, RuntimeSettings } from '../deps'
+import type { RuntimeSettings } from '../deps'
 import { errorMessage } from '../errors'
 import { createDefaultProviders } from '../providers/default-registry'
 import type { ProviderRegistry } from '../providers/registry'
@@ -12,11 +12,10 @@ import { UsageError } from './command'
 
 /** The providers ($MACHINE_API_PROVIDERS...) and the selected controllers (`--controllers`). */
 export function runtimeControllers(
-  deps: RuntimeDeps,
   settings: RuntimeSettings,
   env: NodeJS.ProcessEnv,
 ): { providers: ProviderRegistry; controllers: Controller<ReconcileDeps>[] } {
-  const providers = asUsage('$MACHINE_API_PROVIDERS', () => createDefaultProviders(deps.kube, env))
+  const providers = asUsage('$MACHINE_API_PROVIDERS', () => createDefaultProviders(env))
   const claimHolder = createClaimHolder(processSelf(env))
   const controllers = asUsage('--controllers', () =>
     selectControllers(controllerCatalog({ providers, claimHolder }), settings.controllers),

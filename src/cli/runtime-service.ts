@@ -50,7 +50,7 @@ export function serveRuntime(options: {
   return async (values, io) => {
     const settings = parseRuntimeSettings(values, io.env, { bus: options.bus ?? false })
     const deps = createDeps(options.service)
-    const { controllers } = runtimeControllers(deps, settings, io.env)
+    const { controllers } = runtimeControllers(settings, io.env)
     const service = await options.start(deps, settings, controllers)
     stopOnSignals(async (signal) => {
       deps.log.info({ signal }, 'stopping')

@@ -3,6 +3,7 @@
  * anywhere: a provider sees one Machine, its resolved provider spec and a few injected services.
  */
 import type { Clock } from '../clock'
+import type { KubeClient } from '../kube/kube-client'
 import type { Logger } from '../observability/logger'
 
 /** A JSON value, as stored in `status.providerStatus`. */
@@ -112,6 +113,13 @@ export interface ActuatorContext {
   /** Aborted when the invocation runs out of time; providers pass it to every remote call. */
   signal: AbortSignal
   clock: Clock
+  /**
+   * The calling reconcile's Kubernetes client: for providers whose instances are Kubernetes
+   * objects (kwok's Nodes), so their reads and writes are the reconcile's own, read once per run
+   * and coherent with what the reconcile then reads (src/kube/read-once.ts). Cloud providers
+   * (aws) ignore it.
+   */
+  kube: KubeClient
 }
 
 /**

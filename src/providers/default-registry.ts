@@ -7,13 +7,11 @@
  * - `AWS_EC2_ENDPOINT`: an EC2 endpoint override (moto in the demo and tests).
  * - `MACHINE_API_PROVIDERS`: comma-separated subset to enable (default: all).
  */
-import type { KubeClient } from '../kube/kube-client'
 import { lazyAwsProvider } from './aws/lazy-provider'
-import { kubeNodeWriter } from './kwok/kube-node-writer'
 import { createKwokProvider } from './kwok/provider'
 import { createProviderRegistry, type Provider, type ProviderRegistry } from './registry'
 
-export function createDefaultProviders(kube: KubeClient, env: NodeJS.ProcessEnv): ProviderRegistry {
+export function createDefaultProviders(env: NodeJS.ProcessEnv): ProviderRegistry {
   const all: Record<string, () => Provider> = {
     aws: () =>
       lazyAwsProvider({
@@ -21,7 +19,7 @@ export function createDefaultProviders(kube: KubeClient, env: NodeJS.ProcessEnv)
         ...(env.AWS_REGION ? { defaultRegion: env.AWS_REGION } : {}),
         ...(env.AWS_EC2_ENDPOINT ? { endpoint: env.AWS_EC2_ENDPOINT } : {}),
       }),
-    kwok: () => createKwokProvider({ nodes: kubeNodeWriter(kube) }),
+    kwok: () => createKwokProvider(),
   }
   const wanted = (env.MACHINE_API_PROVIDERS ?? Object.keys(all).join(','))
     .split(',')

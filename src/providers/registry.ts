@@ -39,7 +39,7 @@ export interface ProviderRegistry {
 
 /**
  * Builds a registry from `providers`; throws on a duplicate name.
- * @example createProviderRegistry([createKwokProvider({ nodes }), createAwsProvider()])
+ * @example createProviderRegistry([createKwokProvider(), createAwsProvider()])
  */
 export function createProviderRegistry(providers: readonly Provider[]): ProviderRegistry {
   const byName = new Map<string, Provider>()

@@ -15,7 +15,6 @@ import { systemClock } from '../../src/clock'
 import type { KubeClient } from '../../src/kube/kube-client'
 import { coreTypes, type KubeObject, type ResourceType } from '../../src/kube/resource'
 import { silentLogger } from '../../src/observability/logger'
-import { kubeNodeWriter } from '../../src/providers/kwok/kube-node-writer'
 import { createKwokProvider } from '../../src/providers/kwok/provider'
 import { createProviderRegistry } from '../../src/providers/registry'
 import { createClaimHolder, processSelf } from '../../src/reconcile/machine/claim-holder'
@@ -79,7 +78,7 @@ export const drainBench: Bench = {
 
 /** The Machine controller with its production settings, on the in-process bus. */
 async function startMachineController(kube: KubeClient): Promise<() => Promise<void>> {
-  const providers = createProviderRegistry([createKwokProvider({ nodes: kubeNodeWriter(kube) })])
+  const providers = createProviderRegistry([createKwokProvider()])
   const deps: MachineDeps = {
     kube,
     clock: systemClock,

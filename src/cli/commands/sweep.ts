@@ -38,7 +38,7 @@ export const sweepCommand: CliCommand = {
     })
     const deps = createDeps('machine-api-sweep')
     try {
-      const { providers, controllers } = runtimeControllers(deps, settings, io.env)
+      const { providers, controllers } = runtimeControllers(settings, io.env)
       const report = await sweepOnce(deps, settings, controllers)
       if (orphans !== 'off') {
         await sweepOrphanInstances({

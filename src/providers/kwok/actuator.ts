@@ -7,8 +7,9 @@ import { TransientError } from '../../errors'
 import type { Actuator, ActuatorContext, ActuatorMachine, ProviderResult } from '../actuator'
 import { InvalidConfigurationError, NotFoundError } from '../errors'
 import { parseProviderSpec } from '../spec'
+import { kubeNodeWriter } from './kube-node-writer'
 import { kwokKeys, kwokNodeName, simulatedNode } from './node'
-import type { NodeWriter, ObservedNode } from './node-writer'
+import type { ObservedNode } from './node-writer'
 import { kwokProviderSpecSchema } from './spec'
 
 /** Poll again this soon while a Node is being deleted. */
@@ -26,33 +27,18 @@ function result(node: ObservedNode, providerID: string): ProviderResult {
   }
 }
 
-/** Creates the actuator over `nodes` (implemented by the caller with its Kubernetes client). */
-export function createKwokActuator(nodes: NodeWriter): Actuator {
-  // The Node read by one reconcile's calls (`exists` then `update` ask for the same Node), keyed
-  // by that reconcile's context: gone with it, so the next reconcile reads afresh.
-  const reads = new WeakMap<ActuatorContext, Map<string, Promise<ObservedNode | undefined>>>()
-  function readNode(ctx: ActuatorContext, name: string): Promise<ObservedNode | undefined> {
-    const byName = reads.get(ctx) ?? new Map<string, Promise<ObservedNode | undefined>>()
-    reads.set(ctx, byName)
-    let read = byName.get(name)
-    if (!read) {
-      read = nodes.getNode(name)
-      read.catch(() => byName.delete(name))
-      byName.set(name, read)
-    }
-    return read
-  }
-  /** Forgets what this reconcile read of a Node it is about to write. */
-  function forget(ctx: ActuatorContext, name: string): void {
-    reads.get(ctx)?.delete(name)
-  }
-
+/**
+ * Creates the actuator. Its Nodes are read and written through each call's `ctx.kube`, the
+ * reconcile's own client: one reconcile reads the Node once for `exists`, `update` and the Node
+ * link, a create's answer serves the read after it, and a delete makes the next read ask again.
+ */
+export function createKwokActuator(): Actuator {
   /** The Machine's Node if it exists, belongs to this Machine (UID) and is not going away. */
   async function own(
     ctx: ActuatorContext,
     machine: ActuatorMachine,
   ): Promise<ObservedNode | undefined> {
-    const node = await readNode(ctx, kwokNodeName(machine))
+    const node = await kubeNodeWriter(ctx.kube).getNode(kwokNodeName(machine))
     if (!node || node.labels[kwokKeys.machineUid] !== machine.metadata.uid) return undefined
     return node.deleting ? undefined : node
   }
@@ -75,7 +61,7 @@ export function createKwokActuator(nodes: NodeWriter): Actuator {
       const spec = parseProviderSpec(kwokProviderSpecSchema, ctx.providerSpec)
       validName(machine)
       const desired = simulatedNode(machine, spec)
-      forget(ctx, desired.name)
+      const nodes = kubeNodeWriter(ctx.kube)
       const created = await nodes.createNode(desired)
       const node = await nodes.getNode(desired.name)
       if (!node || node.deleting || node.labels[kwokKeys.machineUid] !== machine.metadata.uid) {
@@ -103,10 +89,10 @@ export function createKwokActuator(nodes: NodeWriter): Actuator {
 
     async delete(ctx, machine) {
       const name = kwokNodeName(machine)
-      const node = await readNode(ctx, name)
+      const nodes = kubeNodeWriter(ctx.kube)
+      const node = await nodes.getNode(name)
       // A same-named Node of another Machine is not ours to delete.
       if (!node || node.labels[kwokKeys.machineUid] !== machine.metadata.uid) return { done: true }
-      forget(ctx, name)
       if (!node.deleting) {
         await nodes.deleteNode(name)
         ctx.events.record('Normal', 'SimulatedNodeDeleted', `Deleted kwok Node ${name}`)

@@ -1,6 +1,6 @@
 /**
- * @module The Node port of the `kwok` provider. The caller implements it with its Kubernetes
- * client (the provider itself never holds one), so the provider stays cluster-client-free.
+ * @module The Node operations of the `kwok` provider, as it sees Nodes. kube-node-writer.ts runs
+ * them over the client each call's context carries (the reconcile's own).
  */
 import type { NodeAddress } from '../actuator'
 

@@ -2,18 +2,17 @@
 import type { Provider } from '../registry'
 import { parseProviderSpec } from '../spec'
 import { createKwokActuator } from './actuator'
-import type { NodeWriter } from './node-writer'
 import { kwokProviderSpecSchema } from './spec'
 
 /**
- * The `kwok` provider; `nodes` is the caller's Node client (see NodeWriter).
- * @example createProviderRegistry([createKwokProvider({ nodes: clientNodeWriter(kc) })])
+ * The `kwok` provider; it reaches its Nodes through each call's `ctx.kube` (see ActuatorContext).
+ * @example createProviderRegistry([createKwokProvider()])
  */
-export function createKwokProvider(options: { nodes: NodeWriter }): Provider {
+export function createKwokProvider(): Provider {
   return {
     name: 'kwok',
     specSchema: kwokProviderSpecSchema,
-    actuator: createKwokActuator(options.nodes),
+    actuator: createKwokActuator(),
     // The simulated Node reports its spec's allocatable as capacity, on the system kwok's
     // node-initialize stage gives every Node (amd64, linux).
     async capacity(request) {

@@ -1,6 +1,7 @@
 /**
  * @module Builds the ActuatorContext a provider call gets: the resolved spec, a Secret reader
- * limited to the Machine's namespace, the Event recorder on the Machine, an abort signal, the clock.
+ * limited to the Machine's namespace, the Event recorder on the Machine, an abort signal, the clock
+ * and the reconcile's own Kubernetes client (one read of the kwok Node serves provider and link).
  */
 import type { Machine } from '../../api/v1beta1/machine'
 import type { KubeObject } from '../../kube/resource'
@@ -33,5 +34,6 @@ export function providerContext(
     },
     signal: AbortSignal.timeout(deps.providerCallTimeoutMs ?? defaultProviderCallTimeoutMs),
     clock: deps.clock,
+    kube: deps.kube,
   }
 }

@@ -12,7 +12,6 @@ import { systemClock } from '../../../src/clock'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { silentLogger } from '../../../src/observability/logger'
 import type { RuntimeMetrics } from '../../../src/observability/runtime-metrics'
-import { kubeNodeWriter } from '../../../src/providers/kwok/kube-node-writer'
 import { createKwokProvider } from '../../../src/providers/kwok/provider'
 import { createProviderRegistry } from '../../../src/providers/registry'
 import { createClaimHolder, processSelf } from '../../../src/reconcile/machine/claim-holder'
@@ -41,7 +40,7 @@ export async function startFleetControllers(options: {
   namespace: string
 }): Promise<FleetControllers> {
   const { kube, metrics, namespace } = options
-  const providers = createProviderRegistry([createKwokProvider({ nodes: kubeNodeWriter(kube) })])
+  const providers = createProviderRegistry([createKwokProvider()])
   const claimHolder = createClaimHolder(processSelf(process.env))
   const controllers = controllerCatalog({ providers, claimHolder }).map((c) =>
     c.kind === machineApiTypes.machine.kind

@@ -32,7 +32,7 @@ export async function startEventBus(options: {
   interceptChanges: ChangeInterceptor
 }): Promise<EventBus> {
   const kube = createKubeClient(createHttpTransport(options.kc, () => {}))
-  const providers = createDefaultProviders(kube, options.env)
+  const providers = createDefaultProviders(options.env)
   const controllers = controllerCatalog({
     providers,
     claimHolder: createClaimHolder(processSelf(process.env)),

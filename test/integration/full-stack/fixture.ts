@@ -18,7 +18,6 @@ import { createHttpTransport } from '../../../src/kube/http-transport'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type ResourceType } from '../../../src/kube/resource'
 import { silentLogger } from '../../../src/observability/logger'
-import { kubeNodeWriter } from '../../../src/providers/kwok/kube-node-writer'
 import { kwokKeys } from '../../../src/providers/kwok/node'
 import { createKwokProvider } from '../../../src/providers/kwok/provider'
 import { createProviderRegistry } from '../../../src/providers/registry'
@@ -48,7 +47,7 @@ export function fullStackDeps(kube: KubeClient): ReconcileDeps {
  * controller with `machineTuning`). Cleans up and stops when the test finishes.
  */
 export async function startFullStack(kube: KubeClient, namespace: string): Promise<void> {
-  const providers = createProviderRegistry([createKwokProvider({ nodes: kubeNodeWriter(kube) })])
+  const providers = createProviderRegistry([createKwokProvider()])
   const claimHolder = createClaimHolder(processSelf(process.env))
   const controllers = controllerCatalog({ providers, claimHolder }).map((c) =>
     c.kind === machineApiTypes.machine.kind

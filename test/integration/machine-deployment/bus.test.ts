@@ -12,7 +12,6 @@ import { realTimers } from '../../../src/bus/timers'
 import { systemClock } from '../../../src/clock'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { silentLogger } from '../../../src/observability/logger'
-import { kubeNodeWriter } from '../../../src/providers/kwok/kube-node-writer'
 import { createKwokProvider } from '../../../src/providers/kwok/provider'
 import { kwokProviderSpecSchema } from '../../../src/providers/kwok/spec'
 import { createProviderRegistry } from '../../../src/providers/registry'
@@ -43,7 +42,7 @@ const kwokSpec = (zone: string) => ({ providerSpec: { provider: 'kwok', value: {
 describe('MachineDeployment on the runtime with the kwok provider', () => {
   it('rolls a template change out to Running Machines, driven only by events', async () => {
     const deps = { kube, clock: systemClock, log: silentLogger(), fieldManager: 'machine-api-test' }
-    const providers = createProviderRegistry([createKwokProvider({ nodes: kubeNodeWriter(kube) })])
+    const providers = createProviderRegistry([createKwokProvider()])
     const controllers = [
       machineDeploymentController(),
       machineSetController(),

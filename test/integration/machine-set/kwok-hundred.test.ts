@@ -20,7 +20,6 @@ import {
   createRuntimeMetrics,
   type RuntimeMetrics,
 } from '../../../src/observability/runtime-metrics'
-import { kubeNodeWriter } from '../../../src/providers/kwok/kube-node-writer'
 import { createKwokProvider } from '../../../src/providers/kwok/provider'
 import { kwokProviderSpecSchema } from '../../../src/providers/kwok/spec'
 import { createProviderRegistry } from '../../../src/providers/registry'
@@ -69,7 +68,7 @@ const total = (counts: Record<string, number>) => Object.values(counts).reduce((
 describe('a 100-replica MachineSet with the kwok provider', () => {
   it('gets 100 Running Machines with Ready Nodes, then scales back to 0', async () => {
     const deps = { kube, clock: systemClock, log: silentLogger(), fieldManager: 'machine-api-test' }
-    const providers = createProviderRegistry([createKwokProvider({ nodes: kubeNodeWriter(kube) })])
+    const providers = createProviderRegistry([createKwokProvider()])
     const controllers = [
       machineSetController(),
       machineControllerWith(

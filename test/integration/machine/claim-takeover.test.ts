@@ -45,14 +45,14 @@ async function crashThenRestart(name: string, knowsCrashed: boolean) {
   await kube().create(machineApiTypes.machine, kwokMachine(ns, name))
   const key = { kind: 'Machine', namespace: ns, name }
   const dying = diesAfterClaim(kube())
-  const first = { ...machineDeps(dying, testProviders(dying)), claimHolder: crashed }
+  const first = { ...machineDeps(dying, testProviders()), claimHolder: crashed }
   await expect(reconcileMachine(first, key)).rejects.toThrow('process died')
   expect((await readMachine(kube(), ns, name))?.metadata.annotations).toHaveProperty(
     createClaimAnnotation,
   )
   // The default provider call timeout applies: a claim that must expire holds for 150 s.
   const second = {
-    ...machineDeps(kube(), testProviders(kube())),
+    ...machineDeps(kube(), testProviders()),
     claimHolder: restarted(knowsCrashed),
   }
   await reconcileMachine(second, key)

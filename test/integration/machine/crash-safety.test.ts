@@ -51,7 +51,7 @@ async function settle(
   key: { kind: string; namespace: string; name: string },
   done: () => Promise<boolean>,
 ) {
-  const deps = { ...machineDeps(kube(), testProviders(kube())), providerCallTimeoutMs: 500 }
+  const deps = { ...machineDeps(kube(), testProviders()), providerCallTimeoutMs: 500 }
   for (let pass = 0; pass < 20 && !(await done()); pass++) {
     const result = await reconcileMachine(deps, key).catch(() => ({ requeueAfterMs: 200 }))
     const delay = Math.min(result.requeueAfterMs ?? 0, 1000)
@@ -67,10 +67,10 @@ describe('crash safety', () => {
     const reference = dyingAfter(kube(), Number.POSITIVE_INFINITY)
     const referenceKey = { kind: 'Machine', namespace: ns, name: 'reference' }
     await kube().create(machineApiTypes.machine, kwokMachine(ns, 'reference'))
-    await reconcileMachine(machineDeps(reference, testProviders(reference)), referenceKey)
+    await reconcileMachine(machineDeps(reference, testProviders()), referenceKey)
     const createCalls = reference.calls()
     await kube().delete(machineApiTypes.machine, { namespace: ns, name: 'reference' })
-    await reconcileMachine(machineDeps(reference, testProviders(reference)), referenceKey)
+    await reconcileMachine(machineDeps(reference, testProviders()), referenceKey)
     const deleteCalls = reference.calls() - createCalls
     expect(createCalls).toBeGreaterThan(5)
 
@@ -82,7 +82,7 @@ describe('crash safety', () => {
 
       const dying = dyingAfter(kube(), n)
       await reconcileMachine(
-        { ...machineDeps(dying, testProviders(dying)), providerCallTimeoutMs: 500 },
+        { ...machineDeps(dying, testProviders()), providerCallTimeoutMs: 500 },
         key,
       ).catch(() => undefined)
       const running = await settle(
@@ -94,9 +94,7 @@ describe('crash safety', () => {
 
       await kube().delete(machineApiTypes.machine, { namespace: ns, name })
       const dyingAgain = dyingAfter(kube(), n)
-      await reconcileMachine(machineDeps(dyingAgain, testProviders(dyingAgain)), key).catch(
-        () => undefined,
-      )
+      await reconcileMachine(machineDeps(dyingAgain, testProviders()), key).catch(() => undefined)
       const gone = await settle(
         key,
         async () => (await readMachine(kube(), ns, name)) === undefined,

@@ -145,7 +145,7 @@ describe('Machine deletion drains its Node', () => {
     const ns = namespace()
     const kc = api().kc
     const pool = uniqueName('pool')
-    await runMachineController(machineDeps(kube(), testProviders(kube())), ns)
+    await runMachineController(machineDeps(kube(), testProviders()), ns)
     const spares = await spareNodes(pool, 2)
     const hook = `${preTerminateHookPrefix}/inspect`
     const nodeName = await runningMachine(ns, 'worker', pool)
@@ -256,7 +256,7 @@ describe('Machine deletion drains its Node', () => {
     const ns = namespace()
     const kc = api().kc
     const pool = uniqueName('pool')
-    await runMachineController(machineDeps(kube(), testProviders(kube())), ns)
+    await runMachineController(machineDeps(kube(), testProviders()), ns)
     await runningMachine(ns, 'stuck', pool, { nodeDrainTimeout: '6s' })
     await deployment(kc, ns, 'db', 2, pool)
     await kc.makeApiClient(PolicyV1Api).createNamespacedPodDisruptionBudget({
@@ -295,7 +295,7 @@ describe('Machine deletion drains its Node', () => {
 
   it('holds the Machine in Deleting while a pre-drain hook annotation is present', async () => {
     const ns = namespace()
-    await runMachineController(machineDeps(kube(), testProviders(kube())), ns)
+    await runMachineController(machineDeps(kube(), testProviders()), ns)
     const hook = `${preDrainHookPrefix}/backup`
     await runningMachine(ns, 'hooked', uniqueName('pool'))
     await kube().mergePatch(

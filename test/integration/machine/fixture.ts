@@ -15,7 +15,6 @@ import { createKubeClient } from '../../../src/kube/dynamic-client'
 import { createHttpTransport } from '../../../src/kube/http-transport'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { silentLogger } from '../../../src/observability/logger'
-import { kubeNodeWriter } from '../../../src/providers/kwok/kube-node-writer'
 import { createKwokProvider } from '../../../src/providers/kwok/provider'
 import { kwokProviderSpecSchema } from '../../../src/providers/kwok/spec'
 import {
@@ -35,8 +34,8 @@ export function machineTestKube(kc: KubeConfig): KubeClient {
 }
 
 /** A registry with the kwok provider plus `extra`. */
-export function testProviders(kube: KubeClient, extra: Provider[] = []): ProviderRegistry {
-  return createProviderRegistry([createKwokProvider({ nodes: kubeNodeWriter(kube) }), ...extra])
+export function testProviders(extra: Provider[] = []): ProviderRegistry {
+  return createProviderRegistry([createKwokProvider(), ...extra])
 }
 
 /** This test process in create claims: one for the whole file, as one per process in production. */

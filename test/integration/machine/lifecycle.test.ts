@@ -31,7 +31,7 @@ async function readNode(name: string): Promise<V1Node | undefined> {
 describe('Machine lifecycle (kwok provider)', () => {
   it('goes Pending -> Running with a nodeRef, and keeps labels and taints on the Node', async () => {
     const ns = namespace()
-    await runMachineController(machineDeps(kube(), testProviders(kube())), ns)
+    await runMachineController(machineDeps(kube(), testProviders()), ns)
     await kube().create(
       machineApiTypes.machine,
       kwokMachine(ns, 'web-1', {

@@ -70,7 +70,7 @@ describe('provider errors', () => {
   it('a permanent error fails the Machine once and is not retried until the spec changes', async () => {
     const ns = namespace()
     const provider = failingProvider()
-    const deps = machineDeps(kube(), testProviders(kube(), [provider]))
+    const deps = machineDeps(kube(), testProviders([provider]))
     const machine = kwokMachine(ns, 'bad', {
       providerSpec: { provider: 'failing', value: { failWith: 'invalid' } },
     })
@@ -105,7 +105,7 @@ describe('provider errors', () => {
   it('a capacity error keeps the Machine Provisioning and asks to come back after the provider delay', async () => {
     const ns = namespace()
     const provider = failingProvider()
-    const deps = machineDeps(kube(), testProviders(kube(), [provider]))
+    const deps = machineDeps(kube(), testProviders([provider]))
     await kube().create(
       machineApiTypes.machine,
       kwokMachine(ns, 'full', {
@@ -138,7 +138,7 @@ describe('provider errors', () => {
   ])('%s is a condition and one Event, re-checked slowly', async (_name, spec, reason) => {
     const ns = namespace()
     const name = `m-${reason.toLowerCase()}`
-    const deps = machineDeps(kube(), testProviders(kube()))
+    const deps = machineDeps(kube(), testProviders())
     await kube().create(machineApiTypes.machine, kwokMachine(ns, name, spec))
     const key = { kind: 'Machine', namespace: ns, name }
     expect(await reconcileMachine(deps, key)).toEqual({ requeueAfterMs: 60_000 })

@@ -29,7 +29,7 @@ const { namespace, kube } = useMachineTestApi('volumes')
 describe('volume detach', () => {
   it('holds deletion while a VolumeAttachment is attached, until nodeVolumeDetachTimeout', async () => {
     const ns = namespace()
-    await runMachineController(machineDeps(kube(), testProviders(kube())), ns)
+    await runMachineController(machineDeps(kube(), testProviders()), ns)
     await kube().create(
       machineApiTypes.machine,
       kwokMachine(ns, 'db-host', { nodeVolumeDetachTimeout: '6s' }),

@@ -4,9 +4,13 @@
  * for secrets. (These are the caller's side of the port, not fakes of any provider.)
  */
 
+import { createKubeClient } from '../../../src/kube/dynamic-client'
+import { createHttpTransport } from '../../../src/kube/http-transport'
+import type { KubeClient } from '../../../src/kube/kube-client'
 import type { Logger } from '../../../src/observability/logger'
 import type { ActuatorContext, SecretRef } from '../../../src/providers/actuator'
 import type { ProviderFailure } from '../../../src/providers/typed-actuator'
+import { testKubeConfig } from '../../harness/kube'
 
 /** Everything a context recorded. */
 export interface Recorded {
@@ -37,6 +41,8 @@ export interface TestContextOptions {
   credentialsSecretRef?: SecretRef
   userDataSecretRef?: SecretRef
   now?: () => Date
+  /** The caller's Kubernetes client (default: a plain one to the test control plane). */
+  kube?: KubeClient
 }
 
 /** An ActuatorContext over in-memory secrets, plus what it recorded. */
@@ -64,6 +70,7 @@ export function testContext(options: TestContextOptions): {
     },
     signal: AbortSignal.timeout(60_000),
     clock: { now: options.now ?? (() => new Date()) },
+    kube: options.kube ?? createKubeClient(createHttpTransport(testKubeConfig(), () => {})),
   }
   return { ctx, recorded }
 }

@@ -6,8 +6,11 @@ import { CoreV1Api } from '@kubernetes/client-node'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createKubeClient } from '../../../src/kube/dynamic-client'
 import { createHttpTransport } from '../../../src/kube/http-transport'
+import type { KubeClient } from '../../../src/kube/kube-client'
+import { readOnce } from '../../../src/kube/read-once'
+import { coreTypes } from '../../../src/kube/resource'
 import { kubeNodeWriter } from '../../../src/providers/kwok/kube-node-writer'
-import { kwokKeys, simulatedNode } from '../../../src/providers/kwok/node'
+import { kwokKeys, kwokNodeName, simulatedNode } from '../../../src/providers/kwok/node'
 import type { NodeWriter } from '../../../src/providers/kwok/node-writer'
 import { createKwokProvider } from '../../../src/providers/kwok/provider'
 import { kwokProviderSpecSchema } from '../../../src/providers/kwok/spec'
@@ -26,7 +29,7 @@ beforeAll(() => {
   core = testKubeConfig().makeApiClient(CoreV1Api)
   const kc = testKubeConfig()
   nodes = kubeNodeWriter(createKubeClient(createHttpTransport(kc, () => {})))
-  provider = createKwokProvider({ nodes })
+  provider = createKwokProvider()
 })
 
 async function countNodes(uid: string): Promise<number> {
@@ -60,6 +63,29 @@ describe('kwok provider', () => {
     const updated = await provider.actuator.update(ctx, recorded(machine, created))
     expect(updated.addresses).toContainEqual({ type: 'Hostname', address: name })
     await deleteUntilDone({ actuator: provider.actuator, context: () => ctx }, machine)
+  })
+
+  it("reads its Node through the context's client: one read serves a reconcile's calls", async () => {
+    const machine = newMachine('shared')
+    const plain = createKubeClient(createHttpTransport(testKubeConfig(), () => {}))
+    let nodeGets = 0
+    const counting: KubeClient = {
+      ...plain,
+      get: (type, ref) => {
+        if (type === coreTypes.node) nodeGets++
+        return plain.get(type, ref)
+      },
+    }
+    const created = await provider.actuator.create(testContext({ providerSpec: spec }).ctx, machine)
+    // One reconcile: exists, update, then the Node link's own read, all over one read-once client.
+    const kube = readOnce(counting)
+    const { ctx } = testContext({ providerSpec: spec, kube })
+    expect(await provider.actuator.exists(ctx, recorded(machine, created))).toBe(true)
+    await provider.actuator.update(ctx, recorded(machine, created))
+    expect(await kube.get(coreTypes.node, { name: kwokNodeName(machine) })).toBeDefined()
+    expect(nodeGets).toBe(1)
+    const fresh = () => testContext({ providerSpec: spec }).ctx
+    await deleteUntilDone({ actuator: provider.actuator, context: fresh }, machine)
   })
 
   it('leaves one Node when 8 creates of one Machine run at once', async () => {
