@@ -9,6 +9,7 @@ import type { Registry } from 'prom-client'
 import { errorMessage } from '../errors'
 import type { KubeClient } from '../kube/kube-client'
 import { formatKey, type ObjectKey } from '../kube/object-key'
+import type { HeldObject } from '../kube/read-once'
 import type { KubeObject, ResourceType } from '../kube/resource'
 import { addHealthRoutes, type ReadinessChecks } from '../observability/health'
 import type { Logger } from '../observability/logger'
@@ -54,8 +55,9 @@ export function createReconcileApp(deps: ReconcileAppDeps): Hono {
     key: ObjectKey,
     failures: Failure[],
     observed?: KubeObject,
+    related?: readonly HeldObject[],
   ): Promise<RunOutcome> {
-    const outcome = await deps.runner.run(key, observed)
+    const outcome = await deps.runner.run(key, observed, related)
     if (outcome.type === 'retry') {
       failures.push({ key: formatKey(key), reason: outcome.reason, afterMs: outcome.afterMs })
     }
@@ -71,8 +73,9 @@ export function createReconcileApp(deps: ReconcileAppDeps): Hono {
         types: deps.reconciled,
         log: deps.log,
         namespace: deps.namespace,
-        enqueue: (key, listed) =>
-          pool.submit(async () => void (await runKey(key, failures, listed))),
+        enqueue: (key, listed, related) =>
+          pool.submit(async () => void (await runKey(key, failures, listed, related))),
+        related: (type) => deps.runner.related(type.kind),
       })
       await pool.drain()
       for (const kind of report.failedKinds) {

@@ -4,7 +4,9 @@
  * controller.
  */
 import type { ObjectKey } from '../kube/object-key'
+import type { HeldObject } from '../kube/read-once'
 import type { KubeObject } from '../kube/resource'
+import type { RelatedObjects } from './related-pages'
 
 /** The outcome of one run, for transports (queue, HTTP status, JetStream ack/nak). */
 export type RunOutcome =
@@ -21,10 +23,15 @@ export type RunOutcome =
 
 /** Runs keys; safe to call for the same key concurrently (reconciles are idempotent). */
 export interface Runner {
-  /** Runs `key`; `observed` is the object its list or watch event delivered, if any. */
-  run(key: ObjectKey, observed?: KubeObject): Promise<RunOutcome>
+  /**
+   * Runs `key`; `observed` is the object its list or watch event delivered, if any, and `related`
+   * the objects of other kinds the same list delivered for it (see `related`).
+   */
+  run(key: ObjectKey, observed?: KubeObject, related?: readonly HeldObject[]): Promise<RunOutcome>
   /** The kinds this runner reconciles. */
   kinds(): string[]
+  /** The related objects a run of `kind` reads and would take from a sweep, if its kind says. */
+  related(kind: string): RelatedObjects | undefined
 }
 
 /** The delay a queue should use for an outcome, or undefined when nothing is scheduled. */

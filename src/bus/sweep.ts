@@ -1,22 +1,40 @@
 /**
  * @module The sweep: lists every object of each kind page by page and enqueues its key with the
- * listed object, so a reconcile need not read it again. It bounds how long a lost event can delay
- * convergence. Memory holds one page at a time, never the fleet.
+ * listed object, so a reconcile need not read it again, and with the related objects its
+ * controller says it reads (a Machine's Node), from a paged list of those walked alongside
+ * (related-pages.ts). It bounds how long a lost event can delay convergence. Memory holds about
+ * one page of each at a time, never the fleet.
  */
 import { errorMessage } from '../errors'
 import type { KubeClient } from '../kube/kube-client'
 import { keyOf, type ObjectKey } from '../kube/object-key'
 import { listPages } from '../kube/paged-list'
+import type { HeldObject } from '../kube/read-once'
 import type { KubeObject, ResourceType } from '../kube/resource'
 import type { Logger } from '../observability/logger'
+import {
+  listPosition,
+  type RelatedCursor,
+  type RelatedObjects,
+  relatedCursor,
+} from './related-pages'
 import type { Timers } from './timers'
 
 /** Options of sweep(). */
 export interface SweepOptions {
   kube: KubeClient
   types: readonly ResourceType[]
-  /** Receives each key and its listed object; awaited, so a consumer can apply backpressure. */
-  enqueue: (key: ObjectKey, listed: KubeObject) => void | Promise<void>
+  /**
+   * Receives each key, its listed object and the related objects found for it; awaited, so a
+   * consumer can apply backpressure.
+   */
+  enqueue: (
+    key: ObjectKey,
+    listed: KubeObject,
+    related: readonly HeldObject[],
+  ) => void | Promise<void>
+  /** The related objects a reconcile of `type` reads, to hand over from a paged list. */
+  related?: ((type: ResourceType) => RelatedObjects | undefined) | undefined
   log: Logger
   pageSize?: number
   namespace?: string | undefined
@@ -33,17 +51,20 @@ export interface SweepReport {
 export async function sweep(options: SweepOptions): Promise<SweepReport> {
   const report: SweepReport = { keys: 0, pages: 0, failedKinds: [] }
   for (const type of options.types) {
+    const listOptions = {
+      namespace: options.namespace,
+      ...(options.pageSize ? { limit: options.pageSize } : {}),
+    }
+    const related = options.related?.(type)
+    const cursor = related && relatedWalk(options, related, listOptions)
     try {
-      const pages = listPages(options.kube, type, {
-        namespace: options.namespace,
-        ...(options.pageSize ? { limit: options.pageSize } : {}),
-      })
-      for await (const page of pages) {
+      for await (const page of listPages(options.kube, type, listOptions)) {
         report.pages++
-        for (const obj of page.items) {
+        const held = related && cursor ? await heldFor(related, cursor, page.items) : undefined
+        for (const [index, obj] of page.items.entries()) {
           const key = keyOf(type.kind, obj)
           if (!key) continue
-          await options.enqueue(key, obj)
+          await options.enqueue(key, obj, held?.[index] ?? [])
           report.keys++
         }
       }
@@ -54,6 +75,49 @@ export async function sweep(options: SweepOptions): Promise<SweepReport> {
   }
   options.log.info({ ...report }, 'sweep done')
   return report
+}
+
+/** A cursor over the related type's pages; a failed list only costs the reconciles' own GETs. */
+function relatedWalk(
+  options: SweepOptions,
+  related: RelatedObjects,
+  listOptions: { namespace?: string | undefined; limit?: number },
+): RelatedCursor {
+  return relatedCursor(
+    related.type,
+    () => {
+      const pages = listPages(options.kube, related.type, {
+        ...listOptions,
+        namespace: related.type.namespaced ? options.namespace : undefined,
+      })
+      return (async function* () {
+        for await (const page of pages) yield page.items
+      })()
+    },
+    (error) =>
+      options.log.info(
+        { kind: related.type.kind, err: errorMessage(error) },
+        'listing related objects failed; reconciles read them',
+      ),
+  )
+}
+
+/** For each object of `items`, the related objects the cursor found for it. */
+async function heldFor(
+  related: RelatedObjects,
+  cursor: RelatedCursor,
+  items: readonly KubeObject[],
+): Promise<HeldObject[][]> {
+  const refs = items.map((obj) => related.refsOf(obj))
+  const found = await cursor.take(
+    new Set(refs.flat().map((ref) => listPosition(related.type, ref))),
+  )
+  return refs.map((list) =>
+    list.flatMap((ref) => {
+      const obj = found.get(listPosition(related.type, ref))
+      return obj ? [{ type: related.type, obj }] : []
+    }),
+  )
 }
 
 /**

@@ -10,6 +10,7 @@ import { defaultJetStreamConfig, ensureJetStream } from '../../bus/jetstream/set
 import { type SweepReport, sweep } from '../../bus/sweep'
 import type { RuntimeDeps, RuntimeSettings } from '../../deps'
 import type { ObjectKey } from '../../kube/object-key'
+import type { HeldObject } from '../../kube/read-once'
 import type { KubeObject } from '../../kube/resource'
 import { createPool } from '../../pool'
 import type { Controller, ReconcileDeps } from '../../reconcile/runtime/controller'
@@ -41,14 +42,15 @@ export async function sweepOnce(
   }
   const runner = createRunner({ controllers, deps, metrics: deps.metrics })
   const pool = createPool(settings.concurrency)
-  const enqueue = (key: ObjectKey, listed: KubeObject) =>
-    pool.submit(async () => void (await runner.run(key, listed)))
+  const enqueue = (key: ObjectKey, listed: KubeObject, related: readonly HeldObject[]) =>
+    pool.submit(async () => void (await runner.run(key, listed, related)))
   const report = await sweep({
     kube: deps.kube,
     types,
     log: deps.log,
     namespace: settings.namespace,
     enqueue,
+    related: (type) => runner.related(type.kind),
   })
   await pool.drain()
   return report

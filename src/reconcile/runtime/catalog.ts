@@ -5,6 +5,7 @@
 import type { ProviderRegistry } from '../../providers/registry'
 import type { ClaimHolder } from '../machine/claim-holder'
 import { machineControllerWith } from '../machine/reconcile'
+import { machineRelatedNode } from '../machine/related-node'
 import { machineClassControllerWith } from '../machine-class/reconcile'
 import { machineDeploymentController } from '../machine-deployment/reconcile'
 import { machineHealthCheckController } from '../machine-health-check/reconcile'
@@ -22,12 +23,12 @@ export interface CatalogOptions {
 /**
  * Every registered controller. The Machine controller reads the Machine its list or watch event
  * delivered instead of a GET (most of its runs find nothing to do: sweeps, its own writes, Node
- * changes); the others, few per fleet, read fresh: a MachineSet deciding from a stale replica
+ * changes), and in a sweep its linked Node from the sweep's list of Nodes; the others, few per fleet, read fresh: a MachineSet deciding from a stale replica
  * count would create Machines, a write no resourceVersion guards.
  */
 export function controllerCatalog(options: CatalogOptions): Controller<ReconcileDeps>[] {
   return [
-    readingDelivered(machineControllerWith(options)),
+    readingDelivered(machineControllerWith(options), machineRelatedNode),
     machineSetController(),
     machineDeploymentController(),
     machineHealthCheckController(),

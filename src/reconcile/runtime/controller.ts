@@ -4,9 +4,11 @@
  * transports hand keys to the runner, with the object when their list or watch event carried it.
  */
 
+import type { RelatedObjects } from '../../bus/related-pages'
 import type { Clock } from '../../clock'
 import type { KubeClient } from '../../kube/kube-client'
 import type { ObjectKey } from '../../kube/object-key'
+import type { HeldObject } from '../../kube/read-once'
 import type { KubeObject, ResourceType } from '../../kube/resource'
 import type { Logger } from '../../observability/logger'
 
@@ -48,7 +50,17 @@ export interface Controller<D extends ReconcileDeps = ReconcileDeps> {
    * every write must carry its resourceVersion, and a controller that acts on it should read
    * fresh first. A Conflict from a run given `observed` is retried at once without it.
    */
-  reconcile(deps: D, key: ObjectKey, observed?: KubeObject): Promise<ReconcileResult>
+  reconcile(
+    deps: D,
+    key: ObjectKey,
+    observed?: KubeObject,
+    related?: readonly HeldObject[],
+  ): Promise<ReconcileResult>
+  /**
+   * Objects of another kind each reconcile reads (the Machine's Node): a sweep lists them too and
+   * hands each run its own as `related`, under the same rules as `observed`.
+   */
+  readonly related?: RelatedObjects | undefined
 }
 
 /** The `--controllers` name of a kind: its lowercase kind (`machinehealthcheck`). */

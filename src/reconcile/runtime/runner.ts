@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto'
 import type { Runner, RunOutcome } from '../../bus/run-outcome'
 import { errorMessage, TransientError } from '../../errors'
 import { formatKey, type ObjectKey } from '../../kube/object-key'
+import type { HeldObject } from '../../kube/read-once'
 import type { KubeObject } from '../../kube/resource'
 import type { RuntimeMetrics } from '../../observability/runtime-metrics'
 import { type BackoffPolicy, createBackoffTracker } from './backoff'
@@ -38,13 +39,17 @@ export function createRunner<D extends ReconcileDeps>(options: RunnerOptions<D>)
   const { deps, metrics } = options
   const deadlineMs = options.deadlineMs ?? defaultReconcileDeadlineMs
 
-  async function run(key: ObjectKey, observed?: KubeObject): Promise<RunOutcome> {
+  async function run(
+    key: ObjectKey,
+    observed?: KubeObject,
+    related?: readonly HeldObject[],
+  ): Promise<RunOutcome> {
     const controller = byKind.get(key.kind)
     if (!controller) return { type: 'skipped' }
     const reconcileId = randomUUID().slice(0, 8)
     const log = deps.log.child({ key: formatKey(key), kind: key.kind, reconcileId })
     const started = performance.now()
-    const outcome = await attempt(controller, { key, observed }, { ...deps, log })
+    const outcome = await attempt(controller, { key, observed, related }, { ...deps, log })
     const seconds = (performance.now() - started) / 1000
     const result = outcome.type === 'done' ? 'success' : outcome.type
     metrics?.reconcileDuration.observe({ kind: key.kind, result }, seconds)
@@ -62,12 +67,13 @@ export function createRunner<D extends ReconcileDeps>(options: RunnerOptions<D>)
 
   async function attempt(
     controller: Controller<D>,
-    { key, observed }: { key: ObjectKey; observed?: KubeObject | undefined },
+    delivered: Delivered,
     runDeps: D,
   ): Promise<RunOutcome> {
+    const { key } = delivered
     try {
       const result = await withDeadline((signal) =>
-        reconcileOnce(controller, { key, observed }, { ...runDeps, signal }),
+        reconcileOnce(controller, delivered, { ...runDeps, signal }),
       )
       backoff.success(key)
       const after = result.requeueAfterMs
@@ -116,21 +122,33 @@ export function createRunner<D extends ReconcileDeps>(options: RunnerOptions<D>)
     }
   }
 
-  return { run, kinds: () => [...byKind.keys()] }
+  return {
+    run,
+    kinds: () => [...byKind.keys()],
+    related: (kind) => byKind.get(kind)?.related,
+  }
+}
+
+/** A key with what its list or watch event delivered. */
+interface Delivered {
+  key: ObjectKey
+  observed?: KubeObject | undefined
+  related?: readonly HeldObject[] | undefined
 }
 
 /**
- * One reconcile; when the object handed in turns out stale (a write based on it got a Conflict),
- * once more at once reading fresh, instead of a backoff round trip through the transport.
+ * One reconcile; when the objects handed in turn out stale (a write based on them got a
+ * Conflict), once more at once reading fresh, instead of a backoff round trip through the
+ * transport.
  */
 async function reconcileOnce<D extends ReconcileDeps>(
   controller: Controller<D>,
-  { key, observed }: { key: ObjectKey; observed?: KubeObject | undefined },
+  { key, observed, related }: Delivered,
   deps: D,
 ) {
   if (!observed) return await controller.reconcile(deps, key)
   try {
-    return await controller.reconcile(deps, key, observed)
+    return await controller.reconcile(deps, key, observed, related)
   } catch (error) {
     if (classifyError(error).reason !== 'Conflict') throw error
     deps.log.debug({}, 'the delivered object was stale; reading fresh')

@@ -1,0 +1,167 @@
+/**
+ * A sweep hands each run the related objects its controller names, from a paged list of those
+ * walked alongside (src/bus/related-pages.ts), against a real apiserver: no GET of a related
+ * object the list held, a GET for one it did not, and a write based on a stale related object
+ * ends in a Conflict and a fresh rerun, never in a write of stale data.
+ */
+import type { KubeConfig } from '@kubernetes/client-node'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { RelatedObjects } from '../../../src/bus/related-pages'
+import { sweep } from '../../../src/bus/sweep'
+import { createKubeClient } from '../../../src/kube/dynamic-client'
+import { createHttpTransport } from '../../../src/kube/http-transport'
+import type { KubeClient } from '../../../src/kube/kube-client'
+import { coreTypes, type KubeObject, type ResourceType } from '../../../src/kube/resource'
+import { silentLogger } from '../../../src/observability/logger'
+import type { Controller, ReconcileDeps } from '../../../src/reconcile/runtime/controller'
+import { readingDelivered } from '../../../src/reconcile/runtime/delivered-reads'
+import { createRunner } from '../../../src/reconcile/runtime/runner'
+import { testKubeConfig, testNamespace } from '../../harness/kube'
+import { testDeps } from './widget'
+
+const secretType: ResourceType = {
+  group: '',
+  version: 'v1',
+  kind: 'Secret',
+  plural: 'secrets',
+  namespaced: true,
+}
+
+/** Each owner ConfigMap names its partner Secret in data.partner. */
+const partners: RelatedObjects = {
+  type: secretType,
+  refsOf: (owner) => {
+    const partner = (owner as { data?: { partner?: string } }).data?.partner
+    return partner ? [{ namespace: owner.metadata?.namespace, name: partner }] : []
+  },
+}
+
+let kc: KubeConfig
+let kube: KubeClient
+const calls: string[] = []
+
+beforeAll(() => {
+  kc = testKubeConfig()
+  kube = createKubeClient(createHttpTransport(kc, (c) => calls.push(`${c.verb} ${c.resource}`)))
+})
+
+afterAll(() => kube.close())
+
+/** Sweeps `namespace`'s ConfigMaps through `controller`, two to a page. */
+async function sweepWith(namespace: string, controller: Controller<ReconcileDeps>) {
+  const runner = createRunner({ controllers: [controller], deps: testDeps(kube) })
+  const outcomes = new Map<string, string>()
+  await sweep({
+    kube,
+    types: [coreTypes.configMap],
+    namespace,
+    pageSize: 2,
+    log: silentLogger(),
+    enqueue: async (key, listed, related) => {
+      // Only the test's owners (the namespace also holds kube-root-ca.crt).
+      if (!(listed as { data?: { partner?: string } }).data?.partner) return
+      outcomes.set(key.name, (await runner.run(key, listed, related)).type)
+    },
+    related: (type) => runner.related(type.kind),
+  })
+  return Object.fromEntries(outcomes)
+}
+
+async function createOwners(namespace: string, names: string[], partnerOf: (n: string) => string) {
+  for (const name of names) {
+    await kube.create(coreTypes.configMap, {
+      metadata: { namespace, name },
+      data: { partner: partnerOf(name) },
+    })
+  }
+}
+
+describe('sweep with related objects', () => {
+  it('hands each run the related object the list held, and GETs only one it did not', async () => {
+    const namespace = await testNamespace(kc, 'sweep-related')
+    const owners = ['a', 'b', 'c', 'd', 'e']
+    await createOwners(namespace, owners, (n) => (n === 'c' ? 'c-missing' : `${n}-partner`))
+    for (const name of owners.filter((n) => n !== 'c')) {
+      await kube.create(secretType, { metadata: { namespace, name: `${name}-partner` } })
+    }
+    const seen = new Map<string, string | undefined>()
+    const controller = readingDelivered<ReconcileDeps>(
+      {
+        kind: 'ConfigMap',
+        resource: coreTypes.configMap,
+        async reconcile(deps, key) {
+          const owner = await deps.kube.get<KubeObject & { data?: { partner?: string } }>(
+            coreTypes.configMap,
+            key,
+          )
+          const partner = owner?.data?.partner ?? ''
+          const found = await deps.kube.get(secretType, { namespace, name: partner })
+          seen.set(key.name, found?.metadata?.name)
+          return {}
+        },
+      },
+      partners,
+    )
+    calls.length = 0
+
+    expect(await sweepWith(namespace, controller)).toEqual(
+      Object.fromEntries(owners.map((n) => [n, 'done'])),
+    )
+    expect(Object.fromEntries(seen)).toEqual({
+      a: 'a-partner',
+      b: 'b-partner',
+      c: undefined,
+      d: 'd-partner',
+      e: 'e-partner',
+    })
+    expect(calls.filter((c) => c === 'get configmaps')).toEqual([])
+    // Only the partner no list held is read: the missing one.
+    expect(calls.filter((c) => c === 'get secrets')).toEqual(['get secrets'])
+    expect(calls.filter((c) => c === 'list secrets').length).toBeLessThanOrEqual(3)
+  })
+
+  it('ends a write based on a stale related object in a Conflict and a fresh rerun', async () => {
+    const namespace = await testNamespace(kc, 'sweep-related-stale')
+    await createOwners(namespace, ['a'], () => 'a-partner')
+    const ref = { namespace, name: 'a-partner' }
+    await kube.create(secretType, { metadata: ref, stringData: { v: '1' } })
+    let concurrentWrites = 0
+    const controller = readingDelivered<ReconcileDeps>(
+      {
+        kind: 'ConfigMap',
+        resource: coreTypes.configMap,
+        async reconcile(deps) {
+          const partner = await deps.kube.get(secretType, ref)
+          if (concurrentWrites === 0) {
+            // Another writer changes the partner after the sweep listed it.
+            concurrentWrites++
+            await kube.mergePatch(secretType, ref, { metadata: { labels: { other: 'writer' } } })
+          }
+          await deps.kube.mergePatch(secretType, ref, {
+            metadata: {
+              resourceVersion: partner?.metadata?.resourceVersion,
+              annotations: { seen: partner?.metadata?.labels?.other ?? 'nothing' },
+            },
+          })
+          return {}
+        },
+      },
+      partners,
+    )
+    calls.length = 0
+
+    expect(await sweepWith(namespace, controller)).toEqual({ a: 'done' })
+    // The held (listed) Secret, the other writer, the stale write's Conflict, then a fresh run.
+    expect(calls).toEqual([
+      'list configmaps',
+      'list secrets',
+      'patch secrets',
+      'patch secrets',
+      'get secrets',
+      'patch secrets',
+    ])
+    // The write that landed was based on the fresh read, which saw the other writer.
+    const written = await kube.get(secretType, ref)
+    expect(written?.metadata?.annotations?.seen).toBe('writer')
+  })
+})
