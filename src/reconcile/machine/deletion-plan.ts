@@ -1,7 +1,8 @@
 /**
  * @module The Machine deletion sequence as a pure function: given what was observed, which single
  * step comes next. Order: pre-drain hooks -> cordon and drain -> volume detach -> pre-terminate
- * hooks -> delete the instance and wait until it is gone -> delete the Node -> remove the finalizer.
+ * hooks -> delete the instance and wait until it is gone -> delete the Node (unless its deletion
+ * already started) -> remove the finalizer.
  * The reconcile runs that step, records its outcome, and asks again.
  */
 import { ANNOTATIONS } from '../../api/group'
@@ -32,8 +33,11 @@ export interface DeletionObservation {
   drained: boolean
   /** An earlier pass finished (or skipped) the volume wait. */
   volumesDetached: boolean
-  /** The linked Node, if it still exists. */
-  node?: { name: string; unreachable: boolean; attachedVolumes: string[] }
+  /**
+   * The linked Node, if it still exists. `deleting`: its deletion already started (someone
+   * deleted it, or it was the instance itself, as with kwok), so it needs no delete of ours.
+   */
+  node?: { name: string; unreachable: boolean; attachedVolumes: string[]; deleting?: boolean }
   /** The provider reports no instance for this Machine (deleted, or never created). */
   instanceGone: boolean
 }
@@ -154,7 +158,9 @@ export function planDeletion(obs: DeletionObservation, now: Date): DeletionPlan 
     return { next: { step: 'delete-instance' }, startTimers: {} }
   }
 
-  if (obs.node) return { next: { step: 'delete-node', nodeName: obs.node.name }, startTimers: {} }
+  if (obs.node && !obs.node.deleting) {
+    return { next: { step: 'delete-node', nodeName: obs.node.name }, startTimers: {} }
+  }
   return { next: { step: 'remove-finalizer' }, startTimers: {} }
 }
 

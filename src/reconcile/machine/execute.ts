@@ -5,6 +5,7 @@
  * are thrown for the runner (a Conflict re-reads soon).
  */
 
+import type { V1Node } from '@kubernetes/client-node'
 import { LABELS } from '../../api/group'
 import { providerIdHash } from '../../api/node-link'
 import { machineApiTypes } from '../../api/resource-types'
@@ -141,12 +142,13 @@ export async function executeMachineAction(
       const provider = required(exec.provider)
       try {
         const result = await provider.actuator.delete(provider.ctx, toActuatorMachine(machine))
-        return {
-          ...obs,
-          instance: result.done
-            ? { state: 'absent' }
-            : { state: 'terminating', requeueAfterMs: result.requeueAfterMs },
+        if (!result.done) {
+          return {
+            ...obs,
+            instance: { state: 'terminating', requeueAfterMs: result.requeueAfterMs },
+          }
         }
+        return { ...obs, instance: { state: 'absent' }, node: await nodeAfterInstance(deps, obs) }
       } catch (error) {
         return { ...obs, instance: { state: 'failed', failure: failureFacts(error) } }
       }
@@ -175,6 +177,23 @@ export async function executeMachineAction(
       return _exhaustive
     }
   }
+}
+
+/**
+ * The linked Node once the instance is gone, read through the reconcile's client: free when the
+ * provider's delete already read it this run (kwok, whose instance is the Node: gone or going
+ * now, so the deletion sequence does not delete it again), else what the observation read
+ * (aws: the Node object outlives its instance, and the sequence deletes it).
+ */
+async function nodeAfterInstance(
+  deps: MachineDeps,
+  obs: MachineObservation,
+): Promise<MachineObservation['node']> {
+  if (obs.node.state !== 'found') return obs.node
+  const name = obs.node.node.metadata?.name ?? ''
+  const node = await deps.kube.get<V1Node & KubeObject>(coreTypes.node, { name })
+  if (!node || node.metadata?.uid !== obs.node.node.metadata?.uid) return { state: 'missing' }
+  return { ...obs.node, node }
 }
 
 /** The Machine's finalizers other than this controller's (current and legacy). */

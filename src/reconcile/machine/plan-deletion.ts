@@ -114,6 +114,7 @@ function deletionObservation(obs: MachineObservation): DeletionObservation {
             unreachable:
               node.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'Unknown',
             attachedVolumes: facts.attachedVolumes,
+            deleting: node.metadata?.deletionTimestamp !== undefined,
           },
         }
       : {}),

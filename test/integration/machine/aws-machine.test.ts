@@ -8,7 +8,7 @@ import { CoreV1Api } from '@kubernetes/client-node'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
-import type { ResourceType } from '../../../src/kube/resource'
+import { coreTypes, type ResourceType } from '../../../src/kube/resource'
 import type { Logger } from '../../../src/observability/logger'
 import { awsProviderSpecSchema } from '../../../src/providers/aws/spec'
 import { createProviderRegistry } from '../../../src/providers/registry'
@@ -123,6 +123,8 @@ describe('Machine on the aws provider (moto)', () => {
       await reconcileMachine(deps(), key)
     }
     expect(await readMachine(kube(), ns, 'api-1')).toBeUndefined()
+    // An EC2 Node object outlives its instance: the deletion sequence deletes it.
+    expect(await kube().get(coreTypes.node, { name: nodeName })).toBeUndefined()
     expect(await moto().tagged(uid)).toHaveLength(0)
     expect(await moto().tagged(uid, ['shutting-down', 'terminated'])).toHaveLength(1)
   })

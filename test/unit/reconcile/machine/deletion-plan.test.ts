@@ -79,6 +79,16 @@ describe('planDeletion', () => {
       { step: 'delete-node', nodeName: 'n1' },
     ],
     [
+      'a Node whose deletion already started (the kwok instance was the Node) is not deleted again',
+      obs({ instanceGone: true, node: { ...node, deleting: true } }),
+      { step: 'remove-finalizer' },
+    ],
+    [
+      'a Node being deleted while the instance still runs is drained as before',
+      obs({ node: { ...node, deleting: true } }),
+      { step: 'drain', nodeName: 'n1', nodeUnreachable: false },
+    ],
+    [
       'hooks no longer matter once the instance is gone',
       obs({
         instanceGone: true,

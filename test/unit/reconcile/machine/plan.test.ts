@@ -403,6 +403,22 @@ describe('planMachine: deleting, step by step', () => {
       { action: { type: 'delete-node', nodeName: 'n1', giveUpOnFailure: true } },
     ],
     [
+      'the instance is gone and its Node already going (kwok: the instance was the Node): no second delete',
+      observed(deleting(), {
+        instance: { state: 'absent' },
+        node: {
+          state: 'found',
+          node: {
+            ...readyNode,
+            metadata: { ...readyNode.metadata, deletionTimestamp: new Date(now) },
+          },
+          linked: true,
+        },
+        deletion: facts(),
+      }),
+      { action: { type: 'remove-finalizer' } },
+    ],
+    [
       'instance and Node gone: remove the finalizer',
       observed(deleting(), {
         instance: { state: 'absent' },
