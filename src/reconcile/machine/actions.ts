@@ -10,9 +10,10 @@ import type { Problem } from './observation'
 export type MachineAction =
   /**
    * Before anything else, so a delete that races the create cannot leave an instance behind.
-   * Also replaces the finalizer of earlier versions.
+   * Also replaces the finalizer of earlier versions. `claimCreate`: the instance is to be created
+   * next, so the same patch takes the create claim (one Machine write instead of two).
    */
-  | { type: 'add-finalizer' }
+  | { type: 'add-finalizer'; claimCreate?: true }
   /** Mark the Machine while this reconcile creates its instance (see claim-holder.ts). */
   | { type: 'claim-create' }
   | { type: 'create-instance' }

@@ -49,11 +49,15 @@ export async function executeMachineAction(
   switch (action.type) {
     case 'add-finalizer': {
       const finalizers = [...withoutOurFinalizers(machine), machineFinalizer]
-      return { ...obs, machine: await patchMachine(deps, machine, { metadata: { finalizers } }) }
+      if (!action.claimCreate) {
+        return { ...obs, machine: await patchMachine(deps, machine, { metadata: { finalizers } }) }
+      }
+      const annotations = claimAnnotation(exec)
+      const claimed = await patchMachine(deps, machine, { metadata: { finalizers, annotations } })
+      return { ...obs, machine: claimed, claim: { at: exec.now, mine: true, holderDead: false } }
     }
     case 'claim-create': {
-      const value = formatClaim(exec.now, exec.holder.id)
-      const patch = { metadata: { annotations: { [createClaimAnnotation]: value } } }
+      const patch = { metadata: { annotations: claimAnnotation(exec) } }
       const claimed = await patchMachine(deps, machine, patch)
       return { ...obs, machine: claimed, claim: { at: exec.now, mine: true, holderDead: false } }
     }
@@ -217,6 +221,11 @@ async function patchMachine(
     ...patch,
     metadata: { ...patch.metadata, resourceVersion },
   })
+}
+
+/** The create claim of this reconcile, as the annotations of a Machine patch. */
+function claimAnnotation(exec: MachineExecutor): Record<string, string> {
+  return { [createClaimAnnotation]: formatClaim(exec.now, exec.holder.id) }
 }
 
 /** Drops the create claim; best effort without a precondition (the claim expires anyway). */

@@ -75,6 +75,11 @@ export function planNodeSync(wishes: NodeWishes, node: V1Node): NodeSyncPatch | 
   const wantedAnnotations: Record<string, string> = {
     ...wishes.annotations,
     [machineAnnotation]: `${wishes.machineNamespace}/${wishes.machineName}`,
+  }
+  // An empty owned list is left out (absent reads as empty), so a Machine that owns nothing on a
+  // Node already naming it (a kwok Node carries the back-reference from its creation) needs no
+  // patch; a list that empties is removed.
+  const ownedLists: Record<string, string> = {
     [ownedLabelsAnnotation]: Object.keys(wishes.labels).sort().join(','),
     [ownedAnnotationsAnnotation]: Object.keys(wishes.annotations).sort().join(','),
     [ownedTaintsAnnotation]: wishes.taints.map(taintKey).sort().join(','),
@@ -84,6 +89,9 @@ export function planNodeSync(wishes: NodeWishes, node: V1Node): NodeSyncPatch | 
   }
   for (const [key, value] of Object.entries(wantedAnnotations)) {
     if (currentAnnotations[key] !== value) annotations[key] = value
+  }
+  for (const [key, value] of Object.entries(ownedLists)) {
+    if ((currentAnnotations[key] ?? '') !== value) annotations[key] = value === '' ? null : value
   }
 
   const taints = planTaints(

@@ -3,7 +3,8 @@
  * none and why (a failure, a wait, a timer). Pure: no I/O, `now` is passed in. The reconcile runs
  * the action, folds its outcome into the observation and asks again, until nothing is left to do.
  *
- * Order: finalizer -> instance (claim, create, or adopt what exists) -> record the providerID ->
+ * Order: finalizer (with the create claim when a create comes next) -> instance (claim, create,
+ * or adopt what exists) -> record the providerID ->
  * find, link and sync the Node. A deleting Machine follows the deletion sequence (plan-deletion.ts).
  */
 import { LABELS } from '../../api/group'
@@ -19,7 +20,7 @@ import {
   warning,
 } from './actions'
 import { createClaimAnnotation } from './claim-holder'
-import { configurationRetryMs } from './machine-deps'
+import { configurationRetryMs, legacyMachineFinalizer, machineFinalizer } from './machine-deps'
 import { nodeWishes, planNodeSync } from './node-sync'
 import type { MachineObservation } from './observation'
 import { planDeletionPass } from './plan-deletion'
@@ -33,7 +34,10 @@ export function planMachine(
   const machine = obs.machine as KubeObject
   if (machine.metadata?.deletionTimestamp) return planDeletionPass(obs, now, settings)
   if (!hasFinalizer(machine) || hasLegacyFinalizer(machine)) {
-    return { action: { type: 'add-finalizer' }, events: [] }
+    // What comes once the finalizer is on: a create claim rides along in the same patch.
+    const next = planMachine(withOurFinalizer(obs), now, settings).action
+    const claimCreate = next?.type === 'claim-create' ? { claimCreate: true as const } : {}
+    return { action: { type: 'add-finalizer', ...claimCreate }, events: [] }
   }
   const problem = obs.providerProblem
   if (problem) {
@@ -138,6 +142,17 @@ function planAfterInstance(obs: MachineObservation, settings: MachinePlanSetting
       return { events: [], ...timer(pollMs) }
     }
   }
+}
+
+/** `obs` as it will be once the finalizer is added (the earlier versions' one replaced). */
+function withOurFinalizer(obs: MachineObservation): MachineObservation {
+  const metadata = obs.machine.metadata as KubeObject['metadata'] & object
+  const others = (metadata.finalizers ?? []).filter((f) => f !== legacyMachineFinalizer)
+  const machine = {
+    ...obs.machine,
+    metadata: { ...metadata, finalizers: [...others, machineFinalizer] },
+  }
+  return { ...obs, machine: machine as MachineObservation['machine'] }
 }
 
 function earliest(a: number | undefined, b: number): number {

@@ -67,6 +67,25 @@ describe('planNodeSync', () => {
     })
   })
 
+  it('returns nothing for a Machine that owns nothing on a Node already naming it', () => {
+    const node = { metadata: { name: 'n', annotations: { [machineAnnotation]: 'prod/m-1' } } }
+    expect(planNodeSync(wishes(), node)).toBeUndefined()
+  })
+
+  it('writes only the back-reference when the Machine owns nothing and the Node lacks it', () => {
+    expect(planNodeSync(wishes(), { metadata: { name: 'n' } })).toEqual({
+      labels: {},
+      annotations: { [machineAnnotation]: 'prod/m-1' },
+    })
+  })
+
+  it('removes an owned list that empties instead of writing it empty', () => {
+    const before = wishes({ labels: { role: 'worker' } })
+    const patch = planNodeSync(wishes(), syncedNode(before))
+    expect(patch?.labels).toEqual({ role: null })
+    expect(patch?.annotations).toEqual({ [ownedLabelsAnnotation]: null })
+  })
+
   it('returns nothing when the Node already matches', () => {
     const w = wishes({ labels: { role: 'worker' }, taints: [{ key: 'x', effect: 'NoExecute' }] })
     expect(planNodeSync(w, syncedNode(w))).toBeUndefined()

@@ -53,9 +53,9 @@ it('never uses the Node annotation key as the finalizer', () => {
 describe('planMachine: creating', () => {
   it.each<[string, MachineObservation, Partial<MachinePlan>]>([
     [
-      'a new Machine gets the finalizer first',
+      'a new Machine gets the finalizer first, with the create claim in the same patch',
       observed(machine({ finalizer: false }), { instance: { state: 'absent' } }),
-      { action: { type: 'add-finalizer' } },
+      { action: { type: 'add-finalizer', claimCreate: true } },
     ],
     [
       'the finalizer of earlier versions (the Node annotation key) is replaced',
@@ -183,6 +183,54 @@ describe('planMachine: creating', () => {
   })
 })
 
+describe('planMachine: the finalizer patch takes the create claim only when a create is next', () => {
+  it.each<[string, MachineObservation, MachinePlan['action']]>([
+    [
+      'nothing created, no claim',
+      observed(machine({ finalizer: false }), { instance: { state: 'absent' } }),
+      { type: 'add-finalizer', claimCreate: true },
+    ],
+    [
+      'a claim of a dead holder: taken over in the same patch',
+      observed(machine({ finalizer: false }), {
+        instance: { state: 'absent' },
+        claim: { at: ago(1_000), mine: false, holderDead: true },
+      }),
+      { type: 'add-finalizer', claimCreate: true },
+    ],
+    [
+      'a fresh claim of a live holder: the finalizer alone (the holder is creating)',
+      observed(machine({ finalizer: false }), {
+        instance: { state: 'absent' },
+        claim: { at: ago(1_000), mine: false, holderDead: false },
+      }),
+      { type: 'add-finalizer' },
+    ],
+    [
+      'an instance that exists: the finalizer alone',
+      observed(machine({ finalizer: false }), { instance: kwokInstance }),
+      { type: 'add-finalizer' },
+    ],
+    [
+      'the provider is not usable: the finalizer alone',
+      observed(machine({ finalizer: false }), {
+        instance: { state: 'not-asked' },
+        providerProblem: { reason: 'UnknownProvider', message: 'no such provider' },
+      }),
+      { type: 'add-finalizer' },
+    ],
+    [
+      "only the earlier versions' finalizer, nothing created: replaced, with the claim",
+      observed(withFinalizers(machine(), [legacyMachineFinalizer]), {
+        instance: { state: 'absent' },
+      }),
+      { type: 'add-finalizer', claimCreate: true },
+    ],
+  ])('%s', (_name, obs, expected) => {
+    expect(plan(obs).action).toEqual(expected)
+  })
+})
+
 describe('planMachine: adopting, linking and syncing', () => {
   it.each<[string, MachineObservation, Partial<MachinePlan>]>([
     [
@@ -230,6 +278,21 @@ describe('planMachine: adopting, linking and syncing', () => {
         node: { state: 'found', node: readyNode, linked: true },
       }),
       { action: { type: 'sync-node', nodeName: 'n1', patch: expect.anything() } },
+    ],
+    [
+      'a Machine that owns nothing on a Node already naming it (a kwok Node): no Node write',
+      observed(recorded(), {
+        instance: kwokInstance,
+        node: {
+          state: 'found',
+          node: {
+            ...readyNode,
+            metadata: { ...readyNode.metadata, annotations: { [ANNOTATIONS.machine]: 'ns/m' } },
+          },
+          linked: true,
+        },
+      }),
+      {},
     ],
     [
       'a linked, synced Node: converged',
