@@ -84,9 +84,19 @@ export async function reconcileMachine(
   }
   obs = withTimers(obs, plan)
   for (const e of plan.events) void recordEvent(deps, obs.machine as KubeObject, e)
-  await writeStatus(deps, obs.machine, computeMachineStatus(obs, plan, now))
+  if (!deleted(obs)) await writeStatus(deps, obs.machine, computeMachineStatus(obs, plan, now))
   const requeueAfterMs = plan.action ? 0 : plan.requeueAfterMs
   return requeueAfterMs === undefined ? {} : { requeueAfterMs }
+}
+
+/**
+ * Whether this reconcile removed the last finalizer of a Machine being deleted: the apiserver
+ * then deletes it, so a status write could only fail with NotFound (one request per Machine).
+ */
+function deleted(obs: MachineObservation): boolean {
+  return (
+    obs.released === true && ((obs.machine as KubeObject).metadata?.finalizers ?? []).length === 0
+  )
 }
 
 /** `obs` with the deletion timers `plan` starts. */

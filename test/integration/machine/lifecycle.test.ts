@@ -5,6 +5,9 @@
 import { CoreV1Api, type V1Node } from '@kubernetes/client-node'
 import { describe, expect, it } from 'vitest'
 import { machineApiTypes } from '../../../src/api/resource-types'
+import { hasKubeReason } from '../../../src/kube/errors'
+import type { KubeClient } from '../../../src/kube/kube-client'
+import type { KubeObject, ObjectRef, ResourceType } from '../../../src/kube/resource'
 import { ignoreNotFound, waitFor } from '../../harness/kube'
 import {
   kwokMachine,
@@ -31,7 +34,26 @@ async function readNode(name: string): Promise<V1Node | undefined> {
 describe('Machine lifecycle (kwok provider)', () => {
   it('goes Pending -> Running with a nodeRef, and keeps labels and taints on the Node', async () => {
     const ns = namespace()
-    await runMachineController(machineDeps(kube(), testProviders()), ns)
+    // Status writes that found the Machine gone: a deleted Machine gets none.
+    const statusWritesOfGone: string[] = []
+    const client = kube()
+    const recording: KubeClient = {
+      ...client,
+      mergePatch<T extends KubeObject>(
+        type: ResourceType,
+        ref: ObjectRef,
+        patch: object,
+        options?: Parameters<KubeClient['mergePatch']>[3],
+      ) {
+        return client.mergePatch<T>(type, ref, patch, options).catch((error: unknown) => {
+          if (options?.subresource === 'status' && hasKubeReason(error, 'NotFound')) {
+            statusWritesOfGone.push(ref.name)
+          }
+          throw error
+        })
+      },
+    }
+    await runMachineController(machineDeps(recording, testProviders()), ns)
     await kube().create(
       machineApiTypes.machine,
       kwokMachine(ns, 'web-1', {
@@ -76,5 +98,6 @@ describe('Machine lifecycle (kwok provider)', () => {
         (await readNode(nodeName)) === undefined
       )
     })
+    expect(statusWritesOfGone).toEqual([])
   })
 })
