@@ -4,28 +4,18 @@
  * object the list held, a GET for one it did not, and a write based on a stale related object
  * ends in a Conflict and a fresh rerun, never in a write of stale data.
  */
-import type { KubeConfig } from '@kubernetes/client-node'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { RelatedObjects } from '../../../src/bus/related-pages'
 import { sweep } from '../../../src/bus/sweep'
-import { createKubeClient } from '../../../src/kube/dynamic-client'
-import { createHttpTransport } from '../../../src/kube/http-transport'
-import type { KubeClient } from '../../../src/kube/kube-client'
-import { coreTypes, type KubeObject, type ResourceType } from '../../../src/kube/resource'
+import { coreTypes, type KubeObject } from '../../../src/kube/resource'
 import { silentLogger } from '../../../src/observability/logger'
+import { secretType } from '../../../src/providers/secret-reader'
 import type { Controller, ReconcileDeps } from '../../../src/reconcile/runtime/controller'
 import { readingDelivered } from '../../../src/reconcile/runtime/delivered-reads'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
-import { testKubeConfig, testNamespace } from '../../harness/kube'
+import { testNamespace } from '../../harness/kube'
+import { useRecordingKube } from './recording-kube'
 import { testDeps } from './widget'
-
-const secretType: ResourceType = {
-  group: '',
-  version: 'v1',
-  kind: 'Secret',
-  plural: 'secrets',
-  namespaced: true,
-}
 
 /** Each owner ConfigMap names its partner Secret in data.partner. */
 const partners: RelatedObjects = {
@@ -36,23 +26,15 @@ const partners: RelatedObjects = {
   },
 }
 
-let kc: KubeConfig
-let kube: KubeClient
-const calls: string[] = []
-
-beforeAll(() => {
-  kc = testKubeConfig()
-  kube = createKubeClient(createHttpTransport(kc, (c) => calls.push(`${c.verb} ${c.resource}`)))
-})
-
-afterAll(() => kube.close())
+const api = useRecordingKube()
+const { calls } = api
 
 /** Sweeps `namespace`'s ConfigMaps through `controller`, two to a page. */
 async function sweepWith(namespace: string, controller: Controller<ReconcileDeps>) {
-  const runner = createRunner({ controllers: [controller], deps: testDeps(kube) })
+  const runner = createRunner({ controllers: [controller], deps: testDeps(api.kube) })
   const outcomes = new Map<string, string>()
   await sweep({
-    kube,
+    kube: api.kube,
     types: [coreTypes.configMap],
     namespace,
     pageSize: 2,
@@ -69,7 +51,7 @@ async function sweepWith(namespace: string, controller: Controller<ReconcileDeps
 
 async function createOwners(namespace: string, names: string[], partnerOf: (n: string) => string) {
   for (const name of names) {
-    await kube.create(coreTypes.configMap, {
+    await api.kube.create(coreTypes.configMap, {
       metadata: { namespace, name },
       data: { partner: partnerOf(name) },
     })
@@ -78,11 +60,11 @@ async function createOwners(namespace: string, names: string[], partnerOf: (n: s
 
 describe('sweep with related objects', () => {
   it('hands each run the related object the list held, and GETs only one it did not', async () => {
-    const namespace = await testNamespace(kc, 'sweep-related')
+    const namespace = await testNamespace(api.kc, 'sweep-related')
     const owners = ['a', 'b', 'c', 'd', 'e']
     await createOwners(namespace, owners, (n) => (n === 'c' ? 'c-missing' : `${n}-partner`))
     for (const name of owners.filter((n) => n !== 'c')) {
-      await kube.create(secretType, { metadata: { namespace, name: `${name}-partner` } })
+      await api.kube.create(secretType, { metadata: { namespace, name: `${name}-partner` } })
     }
     const seen = new Map<string, string | undefined>()
     const controller = readingDelivered<ReconcileDeps>(
@@ -121,10 +103,10 @@ describe('sweep with related objects', () => {
   })
 
   it('ends a write based on a stale related object in a Conflict and a fresh rerun', async () => {
-    const namespace = await testNamespace(kc, 'sweep-related-stale')
+    const namespace = await testNamespace(api.kc, 'sweep-related-stale')
     await createOwners(namespace, ['a'], () => 'a-partner')
     const ref = { namespace, name: 'a-partner' }
-    await kube.create(secretType, { metadata: ref, stringData: { v: '1' } })
+    await api.kube.create(secretType, { metadata: ref, stringData: { v: '1' } })
     let concurrentWrites = 0
     const controller = readingDelivered<ReconcileDeps>(
       {
@@ -135,7 +117,9 @@ describe('sweep with related objects', () => {
           if (concurrentWrites === 0) {
             // Another writer changes the partner after the sweep listed it.
             concurrentWrites++
-            await kube.mergePatch(secretType, ref, { metadata: { labels: { other: 'writer' } } })
+            await api.kube.mergePatch(secretType, ref, {
+              metadata: { labels: { other: 'writer' } },
+            })
           }
           await deps.kube.mergePatch(secretType, ref, {
             metadata: {
@@ -161,7 +145,7 @@ describe('sweep with related objects', () => {
       'patch secrets',
     ])
     // The write that landed was based on the fresh read, which saw the other writer.
-    const written = await kube.get(secretType, ref)
+    const written = await api.kube.get(secretType, ref)
     expect(written?.metadata?.annotations?.seen).toBe('writer')
   })
 })
