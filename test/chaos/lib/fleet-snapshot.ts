@@ -13,7 +13,11 @@ import { chaosOwnerId } from './aws-world'
 
 export type SnapshotMachine = KubeObject & {
   spec?: { providerID?: string }
-  status?: { phase?: string; nodeRef?: { name?: string } }
+  status?: {
+    phase?: string
+    nodeRef?: { name?: string }
+    conditions?: { type: string; status: string; reason?: string }[]
+  }
 }
 type MachineSet = KubeObject & { spec?: { replicas?: number } }
 
@@ -159,10 +163,16 @@ export async function snapshotFleet(
           m.status?.phase !== 'Running' ||
           !m.status?.nodeRef?.name,
       )
-      .map((m) => `${m.metadata?.name} (${m.status?.phase ?? 'no phase'})`),
+      .map((m) => `${m.metadata?.name} (${m.status?.phase ?? 'no phase'}${waitingOn(m)})`),
     wrongCount: sets
       .filter((s) => machinesOf(s) !== (s.spec?.replicas ?? 1))
       .map((s) => `${s.metadata?.name}: ${machinesOf(s)}/${s.spec?.replicas ?? 1}`),
   }
   return { audit, machines }
+}
+
+/** Why a Machine is not Running yet, as its first condition that is not True says (reason only). */
+function waitingOn(machine: SnapshotMachine): string {
+  const pending = machine.status?.conditions?.find((c) => c.status !== 'True')
+  return pending ? `, ${pending.type} ${pending.reason ?? ''}`.trimEnd() : ''
 }

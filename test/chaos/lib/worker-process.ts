@@ -72,7 +72,13 @@ export function workerProcess(options: WorkerProcessOptions): WorkerProcess {
       logPath = join(options.logDir, `${name}-${starts}.log`)
       const fd = openSync(logPath, 'a')
       child = spawn(process.execPath, [workerBundle], {
-        env: { ...process.env, LOG_LEVEL: 'info', ...options.env, PORT: String(port) },
+        // CHAOS_WORKER_LOG_LEVEL=debug logs every reconcile's outcome, to see what a slow Machine waited on.
+        env: {
+          ...process.env,
+          LOG_LEVEL: process.env.CHAOS_WORKER_LOG_LEVEL ?? 'info',
+          ...options.env,
+          PORT: String(port),
+        },
         stdio: ['ignore', fd, fd],
       })
       closeSync(fd)
