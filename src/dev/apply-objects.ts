@@ -5,7 +5,7 @@ import { coreTypes, type KubeObject, type ResourceType } from '../kube/resource'
 
 const types: Record<string, ResourceType> = {
   Namespace: coreTypes.namespace,
-  Secret: { group: '', version: 'v1', kind: 'Secret', plural: 'secrets', namespaced: true },
+  Secret: coreTypes.secret,
   MachineClass: machineApiTypes.machineClass,
   MachineDeployment: machineApiTypes.machineDeployment,
   MachineSet: machineApiTypes.machineSet,

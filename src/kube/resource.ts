@@ -97,6 +97,7 @@ export const coreTypes = {
   node: { group: '', version: 'v1', kind: 'Node', plural: 'nodes', namespaced: false },
   pod: { group: '', version: 'v1', kind: 'Pod', plural: 'pods', namespaced: true },
   event: { group: '', version: 'v1', kind: 'Event', plural: 'events', namespaced: true },
+  secret: { group: '', version: 'v1', kind: 'Secret', plural: 'secrets', namespaced: true },
   configMap: {
     group: '',
     version: 'v1',

@@ -12,7 +12,6 @@ import { createHttpTransport } from '../../../src/kube/http-transport'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
 import { silentLogger } from '../../../src/observability/logger'
-import { secretType } from '../../../src/providers/secret-reader'
 import { type FaultProxy, startFaultProxy } from '../../harness/moto/fault-proxy'
 import { type MotoServer, startMotoServer } from '../../harness/moto/moto-server'
 import { groupLabel } from './machine-ledger'
@@ -88,7 +87,7 @@ async function populate(
   const amiId = images.Images?.find((i) => i.RootDeviceName)?.ImageId ?? ''
   const ns = options.namespace
   await kube.create(coreTypes.namespace, { metadata: { name: ns } })
-  await kube.create(secretType, {
+  await kube.create(coreTypes.secret, {
     metadata: { namespace: ns, name: 'aws' },
     stringData: { aws_access_key_id: 'AKIAMOTOCHAOS000', aws_secret_access_key: 'chaos-secret' },
   })

@@ -5,7 +5,6 @@
 import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
-import { secretType } from '../../../src/providers/secret-reader'
 import { chaosClassName } from './aws-world'
 
 type WithSpec = KubeObject & { spec?: unknown; data?: Record<string, string> }
@@ -16,14 +15,17 @@ export async function cloneWorldNamespace(
   from: string,
   name: string,
 ): Promise<void> {
-  const secret = await kube.get<WithSpec>(secretType, { namespace: from, name: 'aws' })
+  const secret = await kube.get<WithSpec>(coreTypes.secret, { namespace: from, name: 'aws' })
   const machineClass = await kube.get<WithSpec>(machineApiTypes.machineClass, {
     namespace: from,
     name: chaosClassName,
   })
   if (!secret || !machineClass) throw new Error(`namespace ${from} has no aws Secret or class`)
   await kube.create(coreTypes.namespace, { metadata: { name } })
-  await kube.create(secretType, { metadata: { namespace: name, name: 'aws' }, data: secret.data })
+  await kube.create(coreTypes.secret, {
+    metadata: { namespace: name, name: 'aws' },
+    data: secret.data,
+  })
   await kube.create(machineApiTypes.machineClass, {
     apiVersion: 'machine-api.dev/v1beta1',
     kind: 'MachineClass',

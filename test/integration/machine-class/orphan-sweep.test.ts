@@ -7,10 +7,10 @@ import { CoreV1Api } from '@kubernetes/client-node'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
+import { coreTypes } from '../../../src/kube/resource'
 import { silentLogger } from '../../../src/observability/logger'
 import { awsProviderSpecSchema } from '../../../src/providers/aws/spec'
 import { createProviderRegistry } from '../../../src/providers/registry'
-import { secretType } from '../../../src/providers/secret-reader'
 import { reconcileMachine } from '../../../src/reconcile/machine/reconcile'
 import { sweepOrphanInstances } from '../../../src/reconcile/machine-class/orphan-sweep'
 import { waitFor } from '../../harness/kube'
@@ -32,7 +32,7 @@ const namespace = useFileNamespace(() => api().kc, 'orphans')
 
 beforeAll(async () => {
   const ns = namespace()
-  await kube().create(secretType, {
+  await kube().create(coreTypes.secret, {
     apiVersion: 'v1',
     kind: 'Secret',
     metadata: { namespace: ns, name: 'aws' },

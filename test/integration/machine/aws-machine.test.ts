@@ -8,7 +8,7 @@ import { CoreV1Api } from '@kubernetes/client-node'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
-import { coreTypes, type ResourceType } from '../../../src/kube/resource'
+import { coreTypes } from '../../../src/kube/resource'
 import type { Logger } from '../../../src/observability/logger'
 import { awsProviderSpecSchema } from '../../../src/providers/aws/spec'
 import { createProviderRegistry } from '../../../src/providers/registry'
@@ -37,14 +37,6 @@ function capturingLogger(lines: string[]): Logger {
 const moto = useMoto()
 const { api, namespace, kube } = useMachineTestApi('aws', { aws: awsProviderSpecSchema })
 const logs: string[] = []
-const secretType: ResourceType = {
-  group: '',
-  version: 'v1',
-  kind: 'Secret',
-  plural: 'secrets',
-  namespaced: true,
-}
-
 function deps(client: KubeClient = kube()): MachineDeps {
   return {
     ...machineDeps(client, createProviderRegistry([moto().provider])),
@@ -65,7 +57,7 @@ function machine(ns: string, name: string) {
 beforeAll(async () => {
   const ns = namespace()
   const secret = (name: string, data: Record<string, string>) =>
-    kube().create(secretType, {
+    kube().create(coreTypes.secret, {
       apiVersion: 'v1',
       kind: 'Secret',
       metadata: { namespace: ns, name },

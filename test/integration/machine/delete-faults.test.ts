@@ -10,7 +10,7 @@ import { DescribeImagesCommand, EC2Client } from '@aws-sdk/client-ec2'
 import { CoreV1Api } from '@kubernetes/client-node'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { machineApiTypes } from '../../../src/api/resource-types'
-import type { ResourceType } from '../../../src/kube/resource'
+import { coreTypes } from '../../../src/kube/resource'
 import { type AwsProvider, createAwsProvider } from '../../../src/providers/aws/provider'
 import { awsProviderSpecSchema } from '../../../src/providers/aws/spec'
 import { defaultRetryAfterMs } from '../../../src/providers/errors'
@@ -29,14 +29,6 @@ let proxy: FaultProxy
 let provider: AwsProvider
 let amiId = ''
 
-const secretType: ResourceType = {
-  group: '',
-  version: 'v1',
-  kind: 'Secret',
-  plural: 'secrets',
-  namespaced: true,
-}
-
 beforeAll(async () => {
   moto = await startMotoServer()
   proxy = await startFaultProxy(moto.endpoint)
@@ -54,7 +46,7 @@ beforeAll(async () => {
   const images = await ec2.send(new DescribeImagesCommand({ Owners: ['amazon'] }))
   amiId = images.Images?.find((i) => i.RootDeviceName)?.ImageId ?? ''
   ec2.destroy()
-  await kube().create(secretType, {
+  await kube().create(coreTypes.secret, {
     apiVersion: 'v1',
     kind: 'Secret',
     metadata: { namespace: namespace(), name: 'aws' },

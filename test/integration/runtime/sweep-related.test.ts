@@ -9,7 +9,6 @@ import type { RelatedObjects } from '../../../src/bus/related-pages'
 import { sweep } from '../../../src/bus/sweep'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
 import { silentLogger } from '../../../src/observability/logger'
-import { secretType } from '../../../src/providers/secret-reader'
 import type { Controller, ReconcileDeps } from '../../../src/reconcile/runtime/controller'
 import { readingDelivered } from '../../../src/reconcile/runtime/delivered-reads'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
@@ -19,7 +18,7 @@ import { testDeps } from './widget'
 
 /** Each owner ConfigMap names its partner Secret in data.partner. */
 const partners: RelatedObjects = {
-  type: secretType,
+  type: coreTypes.secret,
   refsOf: (owner) => {
     const partner = (owner as { data?: { partner?: string } }).data?.partner
     return partner ? [{ namespace: owner.metadata?.namespace, name: partner }] : []
@@ -64,7 +63,7 @@ describe('sweep with related objects', () => {
     const owners = ['a', 'b', 'c', 'd', 'e']
     await createOwners(namespace, owners, (n) => (n === 'c' ? 'c-missing' : `${n}-partner`))
     for (const name of owners.filter((n) => n !== 'c')) {
-      await api.kube.create(secretType, { metadata: { namespace, name: `${name}-partner` } })
+      await api.kube.create(coreTypes.secret, { metadata: { namespace, name: `${name}-partner` } })
     }
     const seen = new Map<string, string | undefined>()
     const controller = readingDelivered<ReconcileDeps>(
@@ -77,7 +76,7 @@ describe('sweep with related objects', () => {
             key,
           )
           const partner = owner?.data?.partner ?? ''
-          const found = await deps.kube.get(secretType, { namespace, name: partner })
+          const found = await deps.kube.get(coreTypes.secret, { namespace, name: partner })
           seen.set(key.name, found?.metadata?.name)
           return {}
         },
@@ -106,22 +105,22 @@ describe('sweep with related objects', () => {
     const namespace = await testNamespace(api.kc, 'sweep-related-stale')
     await createOwners(namespace, ['a'], () => 'a-partner')
     const ref = { namespace, name: 'a-partner' }
-    await api.kube.create(secretType, { metadata: ref, stringData: { v: '1' } })
+    await api.kube.create(coreTypes.secret, { metadata: ref, stringData: { v: '1' } })
     let concurrentWrites = 0
     const controller = readingDelivered<ReconcileDeps>(
       {
         kind: 'ConfigMap',
         resource: coreTypes.configMap,
         async reconcile(deps) {
-          const partner = await deps.kube.get(secretType, ref)
+          const partner = await deps.kube.get(coreTypes.secret, ref)
           if (concurrentWrites === 0) {
             // Another writer changes the partner after the sweep listed it.
             concurrentWrites++
-            await api.kube.mergePatch(secretType, ref, {
+            await api.kube.mergePatch(coreTypes.secret, ref, {
               metadata: { labels: { other: 'writer' } },
             })
           }
-          await deps.kube.mergePatch(secretType, ref, {
+          await deps.kube.mergePatch(coreTypes.secret, ref, {
             metadata: {
               resourceVersion: partner?.metadata?.resourceVersion,
               annotations: { seen: partner?.metadata?.labels?.other ?? 'nothing' },
@@ -145,7 +144,7 @@ describe('sweep with related objects', () => {
       'patch secrets',
     ])
     // The write that landed was based on the fresh read, which saw the other writer.
-    const written = await api.kube.get(secretType, ref)
+    const written = await api.kube.get(coreTypes.secret, ref)
     expect(written?.metadata?.annotations?.seen).toBe('writer')
   })
 })
