@@ -1,41 +1,25 @@
-/**
- * The CloudEvents HTTP function against a real apiserver: Knative ApiServerSource events in
- * Reference and Resource modes, binary and structured, PingSource sweeps, and non-2xx on failure.
- */
-import type { KubeConfig } from '@kubernetes/client-node'
 import { CloudEvent, HTTP } from 'cloudevents'
 import { Registry } from 'prom-client'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ownerMapper, selfMapper } from '../../../src/bus/event-mapping'
 import { createReconcileApp } from '../../../src/bus/http-app'
 import { TransientError } from '../../../src/errors'
-import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
 import { silentLogger } from '../../../src/observability/logger'
 import type { Controller } from '../../../src/reconcile/runtime/controller'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
-import { testKubeConfig, testNamespace } from '../../harness/kube'
+import { testNamespace } from '../../harness/kube'
 import {
   childName,
   converged,
-  ensureWidgetCrd,
   testDeps,
-  testKube,
+  useWidgetKube,
   widget,
   widgetController,
   widgetType,
 } from '../runtime/widget'
 
-let kc: KubeConfig
-let kube: KubeClient
-
-beforeAll(async () => {
-  kc = testKubeConfig()
-  kube = testKube(kc)
-  await ensureWidgetCrd(kube)
-})
-
-afterAll(() => kube.close())
+const { kc, kube } = useWidgetKube()
 
 function app(controller: Controller = widgetController(), namespace?: string) {
   return createReconcileApp({

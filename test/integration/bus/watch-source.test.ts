@@ -1,27 +1,12 @@
-/**
- * The watch source against a real apiserver: a stale resourceVersion (410 Gone) leads to a relist
- * that misses no change, and a stream silent past the watchdog period is restarted.
- */
-import type { KubeConfig } from '@kubernetes/client-node'
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { realTimers } from '../../../src/bus/timers'
 import { type RestartCause, startWatchSource } from '../../../src/bus/watch-source'
-import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type ResourceType } from '../../../src/kube/resource'
 import { silentLogger } from '../../../src/observability/logger'
-import { testKubeConfig, testNamespace, waitFor } from '../../harness/kube'
-import { ensureWidgetCrd, testKube, widget, widgetType } from '../runtime/widget'
+import { testNamespace, waitFor } from '../../harness/kube'
+import { useWidgetKube, widget, widgetType } from '../runtime/widget'
 
-let kc: KubeConfig
-let kube: KubeClient
-
-beforeAll(async () => {
-  kc = testKubeConfig()
-  kube = testKube(kc)
-  await ensureWidgetCrd(kube)
-})
-
-afterAll(() => kube.close())
+const { kc, kube } = useWidgetKube()
 
 /** Starts a source on `type` in `namespace`, recording what it saw per name. */
 function watch(

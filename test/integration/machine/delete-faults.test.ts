@@ -6,46 +6,23 @@
  * Reconciles are driven directly so the EC2 calls between attempts can be counted exactly.
  */
 
-import { DescribeImagesCommand, EC2Client } from '@aws-sdk/client-ec2'
 import { CoreV1Api } from '@kubernetes/client-node'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import { coreTypes } from '../../../src/kube/resource'
-import { type AwsProvider, createAwsProvider } from '../../../src/providers/aws/provider'
 import { awsProviderSpecSchema } from '../../../src/providers/aws/spec'
 import { defaultRetryAfterMs } from '../../../src/providers/errors'
 import { createProviderRegistry } from '../../../src/providers/registry'
 import { configurationRetryMs, type MachineDeps } from '../../../src/reconcile/machine/machine-deps'
 import { machineController } from '../../../src/reconcile/machine/reconcile'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
-import { type FaultProxy, startFaultProxy } from '../../harness/moto/fault-proxy'
-import { type MotoServer, startMotoServer } from '../../harness/moto/moto-server'
-import { region } from '../providers/aws-fixture'
+import { useFaultyMoto } from '../providers/aws-fixture'
 import { machineCondition, machineDeps, readMachine, useMachineTestApi } from './fixture'
 
 const { api, namespace, kube } = useMachineTestApi('delf', { aws: awsProviderSpecSchema })
-let moto: MotoServer
-let proxy: FaultProxy
-let provider: AwsProvider
-let amiId = ''
+const aws = useFaultyMoto()
 
 beforeAll(async () => {
-  moto = await startMotoServer()
-  proxy = await startFaultProxy(moto.endpoint)
-  provider = createAwsProvider({
-    endpoint: proxy.endpoint,
-    defaultRegion: region,
-    callsPerSecond: 100,
-    describeCallsPerSecond: 100,
-  })
-  const ec2 = new EC2Client({
-    region,
-    endpoint: moto.endpoint,
-    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-  })
-  const images = await ec2.send(new DescribeImagesCommand({ Owners: ['amazon'] }))
-  amiId = images.Images?.find((i) => i.RootDeviceName)?.ImageId ?? ''
-  ec2.destroy()
   await kube().create(coreTypes.secret, {
     apiVersion: 'v1',
     kind: 'Secret',
@@ -54,17 +31,9 @@ beforeAll(async () => {
   })
 })
 
-afterAll(async () => {
-  await provider?.close?.()
-  await proxy?.stop()
-  await moto?.stop()
-})
-
-beforeEach(() => proxy.clear())
-
 function deps(): MachineDeps {
   return {
-    ...machineDeps(kube(), createProviderRegistry([provider])),
+    ...machineDeps(kube(), createProviderRegistry([aws().provider])),
     providerCallTimeoutMs: 30_000,
   }
 }
@@ -85,13 +54,7 @@ async function deletingMachine(name: string): Promise<void> {
     spec: {
       providerSpec: {
         provider: 'aws',
-        value: {
-          region,
-          credentialsSecret: { name: 'aws' },
-          ami: { id: amiId },
-          instanceType: 't3.micro',
-          subnet: { filters: [{ name: 'default-for-az', values: ['true'] }] },
-        },
+        value: aws().baseSpec,
       },
       nodeDeletionTimeout: '10s',
     },
@@ -99,7 +62,7 @@ async function deletingMachine(name: string): Promise<void> {
   await reconcile(name)
   expect((await readMachine(kube(), ns, name))?.status?.phase).toBe('Provisioned')
   await kube().delete(machineApiTypes.machine, { namespace: ns, name })
-  proxy.clear()
+  aws().proxy.clear()
 }
 
 async function warningReasons(name: string): Promise<string[]> {
@@ -126,11 +89,11 @@ describe('provider failures while deleting a Machine', () => {
   ])('a throttled %s (%s) is retried after the provider delay, not hot', async (action) => {
     const name = `throttled-${action.toLowerCase()}`
     await deletingMachine(name)
-    proxy.inject({ action, code: 'RequestLimitExceeded', status: 503 })
+    aws().proxy.inject({ action, code: 'RequestLimitExceeded', status: 503 })
 
     const outcome = await reconcile(name)
     // The SDK's own attempts (3, adaptive mode) are the only ones inside the reconcile.
-    expect(proxy.injected()).toEqual({ [`${action}/RequestLimitExceeded`]: 3 })
+    expect(aws().proxy.injected()).toEqual({ [`${action}/RequestLimitExceeded`]: 3 })
     // The next attempt is scheduled no earlier than EC2's throttling delay.
     expect(outcome).toEqual({ type: 'requeue', afterMs: defaultRetryAfterMs.Throttled })
     const machine = await readMachine(kube(), namespace(), name)
@@ -141,19 +104,19 @@ describe('provider failures while deleting a Machine', () => {
     })
     expect(await warningReasons(name)).toContain('Throttled')
 
-    proxy.clearFaults()
+    aws().proxy.clearFaults()
     await reconcileUntilGone(name)
   })
 
   it('an invalid configuration is a condition with its reason, re-checked slowly, not hot', async () => {
     const name = 'unauthorized'
     await deletingMachine(name)
-    proxy.inject({ action: 'TerminateInstances', code: 'UnauthorizedOperation', status: 403 })
+    aws().proxy.inject({ action: 'TerminateInstances', code: 'UnauthorizedOperation', status: 403 })
 
     for (let attempt = 1; attempt <= 3; attempt++) {
       expect(await reconcile(name)).toEqual({ type: 'requeue', afterMs: configurationRetryMs })
       // Not retryable: one TerminateInstances per reconcile, nothing in between.
-      expect(proxy.counts().TerminateInstances).toBe(attempt)
+      expect(aws().proxy.counts().TerminateInstances).toBe(attempt)
     }
     const machine = await readMachine(kube(), namespace(), name)
     expect(machine?.status?.phase).toBe('Deleting')
@@ -164,7 +127,7 @@ describe('provider failures while deleting a Machine', () => {
     expect(machineCondition(machine, 'Deleting')?.message).toContain('credentialsSecret')
     expect((await warningReasons(name)).filter((r) => r === 'Unauthorized')).toHaveLength(1)
 
-    proxy.clearFaults()
+    aws().proxy.clearFaults()
     await reconcileUntilGone(name)
   })
 })

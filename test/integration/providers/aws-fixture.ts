@@ -8,9 +8,10 @@ import {
   EC2Client,
   type Instance,
 } from '@aws-sdk/client-ec2'
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, beforeEach } from 'vitest'
 import { type AwsProvider, createAwsProvider } from '../../../src/providers/aws/provider'
 import { tagKeys } from '../../../src/providers/aws/tags'
+import { type FaultProxy, startFaultProxy } from '../../harness/moto/fault-proxy'
 import { type MotoServer, startMotoServer } from '../../harness/moto/moto-server'
 import { type TestContextOptions, testContext } from './context'
 
@@ -40,12 +41,29 @@ export interface AwsFixture {
 
 /** Starts moto in beforeAll and stops it in afterAll; returns a getter for the fixture. */
 export function useMoto(): () => AwsFixture {
-  let fixture: AwsFixture | undefined
+  return useMotoFixture(false)
+}
+
+/**
+ * `useMoto` with the provider's calls going through a fault proxy in front of moto (the assertion
+ * client still talks to moto directly); the proxy's faults and counts are cleared before each test.
+ */
+export function useFaultyMoto(): () => AwsFixture & { proxy: FaultProxy } {
+  const fixture = useMotoFixture(true)
+  beforeEach(() => fixture().proxy.clear())
+  return fixture
+}
+
+function useMotoFixture<Faulty extends boolean>(
+  faulty: Faulty,
+): () => AwsFixture & (Faulty extends true ? { proxy: FaultProxy } : object) {
+  let fixture: (AwsFixture & { proxy?: FaultProxy }) | undefined
   beforeAll(async () => {
     const moto = await startMotoServer()
+    const proxy = faulty ? await startFaultProxy(moto.endpoint) : undefined
     const calls: string[] = []
     const provider = createAwsProvider({
-      endpoint: moto.endpoint,
+      endpoint: proxy?.endpoint ?? moto.endpoint,
       defaultRegion: region,
       ownerId: 'conformance',
       callsPerSecond: 100,
@@ -68,6 +86,7 @@ export function useMoto(): () => AwsFixture {
     }
     fixture = {
       moto,
+      ...(proxy ? { proxy } : {}),
       provider,
       ec2,
       calls,
@@ -91,10 +110,11 @@ export function useMoto(): () => AwsFixture {
   afterAll(async () => {
     await fixture?.provider.close?.()
     fixture?.ec2.destroy()
+    await fixture?.proxy?.stop()
     await fixture?.moto.stop()
   })
   return () => {
     if (!fixture) throw new Error('moto fixture used before beforeAll')
-    return fixture
+    return fixture as AwsFixture & (Faulty extends true ? { proxy: FaultProxy } : object)
   }
 }

@@ -1,35 +1,19 @@
-/**
- * The reconcile contract under contention: 8 reconciles of the same Widget at once, for 50
- * Widgets, end in the same state as one serial pass, with no duplicate children.
- */
-import type { KubeConfig } from '@kubernetes/client-node'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Runner } from '../../../src/bus/run-outcome'
-import type { KubeClient } from '../../../src/kube/kube-client'
 import type { ObjectKey } from '../../../src/kube/object-key'
 import { coreTypes } from '../../../src/kube/resource'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
-import { testKubeConfig, testNamespace } from '../../harness/kube'
+import { testNamespace } from '../../harness/kube'
 import {
-  ensureWidgetCrd,
   testDeps,
-  testKube,
+  useWidgetKube,
   widget,
   widgetController,
   widgetState,
   widgetType,
 } from './widget'
 
-let kc: KubeConfig
-let kube: KubeClient
-
-beforeAll(async () => {
-  kc = testKubeConfig()
-  kube = testKube(kc)
-  await ensureWidgetCrd(kube)
-})
-
-afterAll(() => kube.close())
+const { kc, kube } = useWidgetKube()
 
 const count = 50
 const names = Array.from({ length: count }, (_, i) => `w-${String(i).padStart(2, '0')}`)

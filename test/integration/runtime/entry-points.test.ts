@@ -1,42 +1,18 @@
-/**
- * The compositions behind functions/: the HTTP reconcile function served on a real port, and the
- * worker on each bus (in-process; JetStream with the watch bridge against a real nats-server),
- * each with its health endpoints.
- */
-import type { KubeConfig } from '@kubernetes/client-node'
 import { CloudEvent, emitterFor, httpTransport, Mode } from 'cloudevents'
 import { Registry } from 'prom-client'
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { realTimers } from '../../../src/bus/timers'
 import type { FlagValues } from '../../../src/cli/command'
 import { startReconcileFunction } from '../../../src/cli/entry/reconcile-function'
 import { startWorker } from '../../../src/cli/entry/worker'
 import { parseRuntimeSettings } from '../../../src/cli/runtime-settings'
 import type { RuntimeDeps, RuntimeSettings } from '../../../src/deps'
-import type { KubeClient } from '../../../src/kube/kube-client'
 import { createRuntimeMetrics } from '../../../src/observability/runtime-metrics'
-import { testKubeConfig, testNamespace, waitFor } from '../../harness/kube'
+import { testNamespace, waitFor } from '../../harness/kube'
 import { startNatsServer } from '../../harness/nats/nats-server'
-import {
-  converged,
-  ensureWidgetCrd,
-  testDeps,
-  testKube,
-  widget,
-  widgetController,
-  widgetType,
-} from './widget'
+import { converged, testDeps, useWidgetKube, widget, widgetController, widgetType } from './widget'
 
-let kc: KubeConfig
-let kube: KubeClient
-
-beforeAll(async () => {
-  kc = testKubeConfig()
-  kube = testKube(kc)
-  await ensureWidgetCrd(kube)
-})
-
-afterAll(() => kube.close())
+const { kc, kube } = useWidgetKube()
 
 function runtimeDeps(): RuntimeDeps {
   const registry = new Registry()

@@ -1,30 +1,14 @@
-/**
- * Node heartbeats do not wake anything: the in-process bus delivers a Node change to the mappers
- * only when something besides the conditions' heartbeat times moved, and a Ready flip always
- * passes. Each write has its own resourceVersion, so the test checks which versions arrived
- * (kcm writes the Node too, e.g. its taints; those changes are real and pass).
- */
-import type { KubeConfig } from '@kubernetes/client-node'
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import type { EventMapper } from '../../../src/bus/event-mapping'
 import { startInProcessBus } from '../../../src/bus/in-process-bus'
 import { realTimers } from '../../../src/bus/timers'
-import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
 import { silentLogger } from '../../../src/observability/logger'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
-import { ignoreNotFound, testKubeConfig, uniqueName, waitFor } from '../../harness/kube'
-import { testDeps, testKube } from './widget'
+import { ignoreNotFound, uniqueName, waitFor } from '../../harness/kube'
+import { testDeps, useWidgetKube } from './widget'
 
-let kc: KubeConfig
-let kube: KubeClient
-
-beforeAll(() => {
-  kc = testKubeConfig()
-  kube = testKube(kc)
-})
-
-afterAll(() => kube.close())
+const { kube } = useWidgetKube()
 
 function readyCondition(status: 'True' | 'False', heartbeat: string, transition: string) {
   return {

@@ -4,8 +4,7 @@
  * and whatever it delivers (here: each held change twice, newest first) reaches the queue.
  */
 import { setTimeout as delay } from 'node:timers/promises'
-import type { KubeConfig } from '@kubernetes/client-node'
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { selfMapper } from '../../../src/bus/event-mapping'
 import {
   type ChangeDelivery,
@@ -13,31 +12,13 @@ import {
   type WatchedChange,
 } from '../../../src/bus/in-process-bus'
 import { realTimers } from '../../../src/bus/timers'
-import type { KubeClient } from '../../../src/kube/kube-client'
 import type { ObjectKey } from '../../../src/kube/object-key'
 import { silentLogger } from '../../../src/observability/logger'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
-import { testKubeConfig, testNamespace, waitFor } from '../../harness/kube'
-import {
-  converged,
-  ensureWidgetCrd,
-  testDeps,
-  testKube,
-  widget,
-  widgetController,
-  widgetType,
-} from './widget'
+import { testNamespace, waitFor } from '../../harness/kube'
+import { converged, testDeps, useWidgetKube, widget, widgetController, widgetType } from './widget'
 
-let kc: KubeConfig
-let kube: KubeClient
-
-beforeAll(async () => {
-  kc = testKubeConfig()
-  kube = testKube(kc)
-  await ensureWidgetCrd(kube)
-})
-
-afterAll(() => kube.close())
+const { kc, kube } = useWidgetKube()
 
 describe('in-process bus interceptChanges', () => {
   it('sees every watched change first, and what it delivers (twice, reordered) is reconciled', async () => {

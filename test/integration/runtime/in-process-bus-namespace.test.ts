@@ -1,38 +1,14 @@
-/**
- * A bus limited to one namespace reconciles only that namespace. Changes of cluster-scoped kinds
- * (Nodes) map to objects in any namespace; those keys must not run here, or a worker for one
- * namespace (say kwok only) would mark another namespace's aws Machines "provider not available".
- */
-import type { KubeConfig } from '@kubernetes/client-node'
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import type { EventMapper } from '../../../src/bus/event-mapping'
 import { startInProcessBus } from '../../../src/bus/in-process-bus'
 import { realTimers } from '../../../src/bus/timers'
-import type { KubeClient } from '../../../src/kube/kube-client'
 import { formatKey, type ObjectKey } from '../../../src/kube/object-key'
 import { silentLogger } from '../../../src/observability/logger'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
-import { testKubeConfig, testNamespace, waitFor } from '../../harness/kube'
-import {
-  converged,
-  ensureWidgetCrd,
-  testDeps,
-  testKube,
-  widget,
-  widgetController,
-  widgetType,
-} from './widget'
+import { testNamespace, waitFor } from '../../harness/kube'
+import { converged, testDeps, useWidgetKube, widget, widgetController, widgetType } from './widget'
 
-let kc: KubeConfig
-let kube: KubeClient
-
-beforeAll(async () => {
-  kc = testKubeConfig()
-  kube = testKube(kc)
-  await ensureWidgetCrd(kube)
-})
-
-afterAll(() => kube.close())
+const { kc, kube } = useWidgetKube()
 
 /** Maps a Widget to itself and to the same name in `elsewhere`, like a Node maps to any Machine. */
 function crossNamespaceMapper(elsewhere: string): EventMapper {

@@ -1,36 +1,13 @@
-/**
- * The in-process transport end to end: with event delivery off the sweep alone converges every
- * object within two sweep periods; with events on, a change converges without any sweep.
- */
-import type { KubeConfig } from '@kubernetes/client-node'
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { selfMapper } from '../../../src/bus/event-mapping'
 import { startInProcessBus } from '../../../src/bus/in-process-bus'
 import { realTimers } from '../../../src/bus/timers'
-import type { KubeClient } from '../../../src/kube/kube-client'
 import { silentLogger } from '../../../src/observability/logger'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
-import { testKubeConfig, testNamespace, waitFor } from '../../harness/kube'
-import {
-  converged,
-  ensureWidgetCrd,
-  testDeps,
-  testKube,
-  widget,
-  widgetController,
-  widgetType,
-} from './widget'
+import { testNamespace, waitFor } from '../../harness/kube'
+import { converged, testDeps, useWidgetKube, widget, widgetController, widgetType } from './widget'
 
-let kc: KubeConfig
-let kube: KubeClient
-
-beforeAll(async () => {
-  kc = testKubeConfig()
-  kube = testKube(kc)
-  await ensureWidgetCrd(kube)
-})
-
-afterAll(() => kube.close())
+const { kc, kube } = useWidgetKube()
 
 function startBus(namespace: string, options: { events: boolean; sweepPeriodMs: number }) {
   let sweeps = 0

@@ -1,25 +1,11 @@
-/**
- * The kube layer against a real apiserver: reasons parsed from real Status bodies, optimistic
- * concurrency on merge patches and deletes, server-side apply ownership, paged lists, eviction.
- */
-import type { KubeConfig } from '@kubernetes/client-node'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { asKubeApiError } from '../../../src/kube/errors'
-import type { KubeClient } from '../../../src/kube/kube-client'
 import { listPages } from '../../../src/kube/paged-list'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
-import { testKubeConfig, testNamespace } from '../../harness/kube'
-import { testKube } from './widget'
+import { testNamespace } from '../../harness/kube'
+import { useWidgetKube } from './widget'
 
-let kc: KubeConfig
-let kube: KubeClient
-
-beforeAll(() => {
-  kc = testKubeConfig()
-  kube = testKube(kc)
-})
-
-afterAll(() => kube.close())
+const { kc, kube } = useWidgetKube()
 
 async function reasonOf(call: Promise<unknown>): Promise<string | undefined> {
   return await call.then(

@@ -1,37 +1,15 @@
-/**
- * The runner against a real apiserver: a permanent failure becomes a Stalled condition and a
- * Warning Event and is not acted on again until the spec changes; every apiserver call is counted.
- */
-import type { KubeConfig } from '@kubernetes/client-node'
 import { Registry } from 'prom-client'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createKubeClient } from '../../../src/kube/dynamic-client'
 import { createHttpTransport } from '../../../src/kube/http-transport'
-import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes } from '../../../src/kube/resource'
 import { createRuntimeMetrics } from '../../../src/observability/runtime-metrics'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
 import { isStalled } from '../../../src/reconcile/runtime/stalled'
-import { testKubeConfig, testNamespace, waitFor } from '../../harness/kube'
-import {
-  converged,
-  ensureWidgetCrd,
-  testDeps,
-  testKube,
-  widgetController,
-  widgetType,
-} from './widget'
+import { testNamespace, waitFor } from '../../harness/kube'
+import { converged, testDeps, useWidgetKube, widgetController, widgetType } from './widget'
 
-let kc: KubeConfig
-let kube: KubeClient
-
-beforeAll(async () => {
-  kc = testKubeConfig()
-  kube = testKube(kc)
-  await ensureWidgetCrd(kube)
-})
-
-afterAll(() => kube.close())
+const { kc, kube } = useWidgetKube()
 
 describe('runner', () => {
   it('records a permanent failure once and waits for a spec change', async () => {

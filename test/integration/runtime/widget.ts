@@ -4,6 +4,7 @@
  * `status.children` last with a resourceVersion precondition. Independent of the machine-api CRDs.
  */
 import type { KubeConfig } from '@kubernetes/client-node'
+import { afterAll, beforeAll } from 'vitest'
 import { systemClock } from '../../../src/clock'
 import { PermanentError } from '../../../src/errors'
 import { createKubeClient } from '../../../src/kube/dynamic-client'
@@ -16,7 +17,7 @@ import { silentLogger } from '../../../src/observability/logger'
 import type { Controller, ReconcileDeps } from '../../../src/reconcile/runtime/controller'
 import { isStalled } from '../../../src/reconcile/runtime/stalled'
 import { writeStatus } from '../../../src/reconcile/runtime/status-write'
-import { waitFor } from '../../harness/kube'
+import { testKubeConfig, waitFor } from '../../harness/kube'
 
 export const widgetType: ResourceType = {
   group: 'runtime-test.machine-api.dev',
@@ -199,4 +200,16 @@ export async function converged(
   }
   const state = await widgetState(kube, namespace, name)
   return state.children.length === replicas
+}
+
+/**
+ * A Kubernetes client (and its config) for one test file, with the Widget CRD in place before the
+ * first test and the client closed after the last.
+ */
+export function useWidgetKube(): { kc: KubeConfig; kube: KubeClient } {
+  const kc = testKubeConfig()
+  const kube = testKube(kc)
+  beforeAll(() => ensureWidgetCrd(kube))
+  afterAll(() => kube.close())
+  return { kc, kube }
 }

@@ -6,25 +6,15 @@
 import { connect, createServer, type Socket } from 'node:net'
 import { KubeConfig } from '@kubernetes/client-node'
 import { Registry } from 'prom-client'
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { realTimers } from '../../../src/bus/timers'
 import { startWorker } from '../../../src/cli/entry/worker'
 import { parseRuntimeSettings } from '../../../src/cli/runtime-settings'
-import type { KubeClient } from '../../../src/kube/kube-client'
 import { createRuntimeMetrics } from '../../../src/observability/runtime-metrics'
-import { testKubeConfig, testNamespace, waitFor } from '../../harness/kube'
-import { ensureWidgetCrd, testDeps, testKube, widgetController } from './widget'
+import { testNamespace, waitFor } from '../../harness/kube'
+import { testDeps, testKube, useWidgetKube, widgetController } from './widget'
 
-let kc: KubeConfig
-let kube: KubeClient
-
-beforeAll(async () => {
-  kc = testKubeConfig()
-  kube = testKube(kc)
-  await ensureWidgetCrd(kube)
-})
-
-afterAll(() => kube.close())
+const { kc } = useWidgetKube()
 
 interface Relay {
   port: number
