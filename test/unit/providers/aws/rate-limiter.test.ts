@@ -1,5 +1,5 @@
 import { DescribeRegionsCommand, TerminateInstancesCommand } from '@aws-sdk/client-ec2'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { createClientPool } from '../../../../src/providers/aws/client-pool'
 import { createRateLimiter } from '../../../../src/providers/aws/rate-limiter'
 
@@ -47,39 +47,34 @@ describe('createRateLimiter after an aborted wait', () => {
   })
 })
 
+/**
+ * A client of a pool whose named bucket allows one call per 1000 s, against port 9 (discard),
+ * which refuses at once: a call that gets a slot fails fast without a server, one that waits for a
+ * slot would wait about 17 minutes. Closed when the test ends.
+ */
+function slowBucketClient(bucket: 'callsPerSecond' | 'describeCallsPerSecond') {
+  const pool = createClientPool({ endpoint: 'http://127.0.0.1:9', [bucket]: 0.001, maxAttempts: 1 })
+  onTestFinished(() => pool.close())
+  return pool.get('eu-west-1', { accessKeyId: 'A', secretAccessKey: 'a' })
+}
+
 describe('the EC2 client rate limit', () => {
   it('stops waiting for a slot when the call is aborted', async () => {
-    // One call per 1000 s: the first takes the only slot, the second would wait ~17 minutes.
-    // Port 9 (discard) refuses at once, so the first call fails fast without a server.
-    const pool = createClientPool({
-      endpoint: 'http://127.0.0.1:9',
-      describeCallsPerSecond: 0.001,
-      maxAttempts: 1,
-    })
-    const client = pool.get('eu-west-1', { accessKeyId: 'A', secretAccessKey: 'a' })
+    const client = slowBucketClient('describeCallsPerSecond')
     await expect(client.send(new DescribeRegionsCommand({}))).rejects.toThrow()
     const controller = new AbortController()
     const waiting = client.send(new DescribeRegionsCommand({}), { abortSignal: controller.signal })
     controller.abort(new Error('reconcile deadline'))
     await expect(waiting).rejects.toThrow('reconcile deadline')
-    pool.close()
   })
 
   it('does not make reads wait behind launches: Describe* calls have their own bucket', async () => {
-    // The only mutating slot in 1000 s goes to the first call; a describe call must still start
-    // at once (and fail fast against the closed port) instead of waiting ~17 minutes.
-    const pool = createClientPool({
-      endpoint: 'http://127.0.0.1:9',
-      callsPerSecond: 0.001,
-      maxAttempts: 1,
-    })
-    const client = pool.get('eu-west-1', { accessKeyId: 'A', secretAccessKey: 'a' })
+    const client = slowBucketClient('callsPerSecond')
     await expect(
       client.send(new TerminateInstancesCommand({ InstanceIds: ['i-1'] })),
     ).rejects.toThrow()
     await expect(client.send(new DescribeRegionsCommand({}))).rejects.toThrow(
       /ECONNREFUSED|connect/,
     )
-    pool.close()
   })
 })
