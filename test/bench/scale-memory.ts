@@ -142,6 +142,10 @@ export const scaleMemoryBench: Bench = {
         MACHINE_API_PROVIDERS: 'kwok',
         SWEEP_PERIOD_SECONDS: '300',
         LOG_LEVEL: 'warn',
+        // e.g. --max-old-space-size=96: what a heap cap does to the functions' peak RSS and time.
+        ...(process.env.BENCH_FUNCTION_NODE_OPTIONS
+          ? { NODE_OPTIONS: process.env.BENCH_FUNCTION_NODE_OPTIONS }
+          : {}),
       }
       const worker = await workerFigures(env, childEnv, n)
       env.log(
