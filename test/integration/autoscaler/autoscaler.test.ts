@@ -145,6 +145,16 @@ async function setsByDeploymentLabel(name: string) {
   return (JSON.parse(out) as { items: Parameters<typeof isRollingOut>[0] }).items
 }
 
+/** What the rollout wait looks at in one MachineSet. */
+function setSummary(set: Parameters<typeof isRollingOut>[0][number]) {
+  return {
+    name: set.metadata.name,
+    revision: set.metadata.annotations?.['machinedeployment.clusters.x-k8s.io/revision'],
+    replicas: set.spec?.replicas,
+    statusReplicas: set.status?.replicas,
+  }
+}
+
 async function runningMachines(count: number) {
   return await waitFor(
     `${count} Running Machines`,
@@ -269,10 +279,16 @@ describe('cluster-autoscaler (clusterapi provider, CAPI_GROUP=machine-api.dev)',
         spec: { minReadySeconds: 5 },
       },
     )
-    const during = await waitFor('the rollout as the autoscaler sees it', async () => {
-      const sets = await setsByDeploymentLabel('web')
-      return sets.length === 2 && isRollingOut(sets) && sets
-    })
+    const during = await waitFor(
+      'the rollout as the autoscaler sees it',
+      async () => {
+        const sets = await setsByDeploymentLabel('web')
+        if (sets.length === 2 && isRollingOut(sets)) return sets
+        // Thrown, not returned: a timeout then reports the last state the autoscaler saw.
+        throw new Error(`sets seen: ${JSON.stringify(sets.map(setSummary))}`)
+      },
+      { timeoutMs: 90_000 },
+    )
     expect(
       during
         .map((s) => s.metadata.annotations?.['machinedeployment.clusters.x-k8s.io/revision'])
