@@ -1,34 +1,24 @@
-/**
- * The Event recorder against a real apiserver: the same Event recorded again is counted on the
- * existing one (count and lastTimestamp, as `kubectl get events` shows "x N"), concurrent repeats
- * included; an Event that says something else is a new one.
- */
-import type { KubeConfig } from '@kubernetes/client-node'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { KubeClient } from '../../../src/kube/kube-client'
+import { describe, expect, it } from 'vitest'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
-import { testKubeConfig, testNamespace } from '../../harness/kube'
-import { testKube } from '../runtime/widget'
+import { testNamespace } from '../../harness/kube'
+import { useWidgetKube } from '../runtime/widget'
 
 type EventObject = KubeObject & { count?: number; reason?: string; message?: string }
 
-let kc: KubeConfig
-let kube: KubeClient
+const { kc, kube } = useWidgetKube()
 let namespace = ''
 
-beforeAll(() => {
-  kc = testKubeConfig()
-  kube = testKube(kc)
-})
-
-afterAll(() => kube.close())
-
-function regarding(name: string): KubeObject {
-  return {
+/** An Event of this test's controller about the ConfigMap `name` of the test's namespace. */
+function eventAbout(
+  name: string,
+  what: { type: 'Normal' | 'Warning'; reason: string; message: string },
+) {
+  const regarding: KubeObject = {
     apiVersion: 'v1',
     kind: 'ConfigMap',
     metadata: { namespace, name, uid: `uid-${name}` },
   }
+  return { regarding, ...what, reportingController: 'machine-api-test' }
 }
 
 async function eventsAbout(name: string): Promise<EventObject[]> {
@@ -41,13 +31,11 @@ async function eventsAbout(name: string): Promise<EventObject[]> {
 describe('recordEvent', () => {
   it('counts a repeated Event instead of adding one, and keeps different ones apart', async () => {
     namespace = await testNamespace(kc, 'events')
-    const event = {
-      regarding: regarding('retried'),
-      type: 'Warning' as const,
+    const event = eventAbout('retried', {
+      type: 'Warning',
       reason: 'Throttled',
       message: 'EC2 TerminateInstances: RequestLimitExceeded',
-      reportingController: 'machine-api-test',
-    }
+    })
     for (let i = 0; i < 3; i++) await kube.recordEvent(event)
     await kube.recordEvent({ ...event, reason: 'Unauthorized', message: 'check credentials' })
 
@@ -60,13 +48,7 @@ describe('recordEvent', () => {
 
   it('counts concurrent repeats on one Event', async () => {
     namespace = await testNamespace(kc, 'events')
-    const event = {
-      regarding: regarding('burst'),
-      type: 'Normal' as const,
-      reason: 'Scaled',
-      message: 'same words',
-      reportingController: 'machine-api-test',
-    }
+    const event = eventAbout('burst', { type: 'Normal', reason: 'Scaled', message: 'same words' })
     const results = await Promise.allSettled(
       Array.from({ length: 4 }, () => kube.recordEvent(event)),
     )
