@@ -146,7 +146,6 @@ export function createAwsActuator(options: AwsActuatorOptions): Actuator {
           { reason: 'InstanceTerminated' },
         )
       }
-      ctx.events.record('Normal', 'InstanceCreated', `Launched EC2 instance ${instance.InstanceId}`)
       return toProviderResult(instance)
     },
 

@@ -62,7 +62,8 @@ export function createKwokActuator(): Actuator {
       validName(machine)
       const desired = simulatedNode(machine, spec)
       const nodes = kubeNodeWriter(ctx.kube)
-      const created = await nodes.createNode(desired)
+      // No Event here: the Machine controller records InstanceCreated for every create.
+      await nodes.createNode(desired)
       const node = await nodes.getNode(desired.name)
       if (!node || node.deleting || node.labels[kwokKeys.machineUid] !== machine.metadata.uid) {
         // A previous Machine of the same name still has its Node (e.g. being deleted).
@@ -70,9 +71,6 @@ export function createKwokActuator(): Actuator {
           reason: 'NodeNameInUse',
           retryAfterMs: deletionPollMs,
         })
-      }
-      if (created) {
-        ctx.events.record('Normal', 'SimulatedNodeCreated', `Created kwok Node ${desired.name}`)
       }
       return result(node, desired.providerID)
     },

@@ -30,10 +30,8 @@ export function kubeNodeWriter(kube: KubeClient): NodeWriter {
           spec: { providerID: node.providerID },
           status: { capacity: node.allocatable, allocatable: node.allocatable },
         })
-        return true
       } catch (error) {
-        if (hasKubeReason(error, 'AlreadyExists')) return false
-        throw error
+        if (!hasKubeReason(error, 'AlreadyExists')) throw error
       }
     },
     async getNode(name) {

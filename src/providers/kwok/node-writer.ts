@@ -26,8 +26,8 @@ export interface ObservedNode {
 
 /** Node access for the `kwok` provider; every method is idempotent. */
 export interface NodeWriter {
-  /** Creates the Node; an existing Node of that name is not an error (resolves false). */
-  createNode(node: SimulatedNode): Promise<boolean>
+  /** Creates the Node; an existing Node of that name is not an error. */
+  createNode(node: SimulatedNode): Promise<void>
   /** The Node, or undefined when it does not exist. */
   getNode(name: string): Promise<ObservedNode | undefined>
   /** Deletes the Node; a missing Node is not an error. */
