@@ -3,13 +3,13 @@
  * logger, metrics) from the environment. Only the wiring layer (`functions/`, `src/cli/`) calls it;
  * everything else receives deps.
  */
-import { KubeConfig } from '@kubernetes/client-node'
 import type { Registry } from 'prom-client'
 import { realTimers, type Timers } from './bus/timers'
 import { type Clock, systemClock } from './clock'
 import { createKubeClient } from './kube/dynamic-client'
 import { createHttpTransport } from './kube/http-transport'
 import type { KubeClient } from './kube/kube-client'
+import { loadDefaultKubeConfig } from './kube/kube-config'
 import { createLogger, type Logger } from './observability/logger'
 import { createMetricsRegistry } from './observability/metrics'
 import { createRuntimeMetrics, type RuntimeMetrics } from './observability/runtime-metrics'
@@ -32,8 +32,7 @@ export function createDeps(
   component: string,
   options: { clock?: Clock; log?: Logger } = {},
 ): RuntimeDeps {
-  const kc = new KubeConfig()
-  kc.loadFromDefault()
+  const kc = loadDefaultKubeConfig()
   const registry = createMetricsRegistry()
   const metrics = createRuntimeMetrics(registry)
   const transport = createHttpTransport(kc, (call) =>

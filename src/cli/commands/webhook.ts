@@ -21,12 +21,12 @@ const webhookSchema = z.object({
 
 // The class lookup only feeds a warning: without a usable kubeconfig the webhook still serves.
 async function classLookup(logger: Logger) {
-  const { KubeConfig } = await import('@kubernetes/client-node')
-  const { machineClassLookup } = await import('../../webhooks/machine-class-lookup')
+  const [{ loadDefaultKubeConfig }, { machineClassLookup }] = await Promise.all([
+    import('../../kube/kube-config'),
+    import('../../webhooks/machine-class-lookup'),
+  ])
   try {
-    const kubeConfig = new KubeConfig()
-    kubeConfig.loadFromDefault()
-    return { machineClassExists: machineClassLookup(kubeConfig) }
+    return { machineClassExists: machineClassLookup(loadDefaultKubeConfig()) }
   } catch (error) {
     logger.warn({ err: error }, 'no kubeconfig; MachineClass existence warnings are off')
     return {}
