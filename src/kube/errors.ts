@@ -3,7 +3,8 @@
  * and `metav1.Status` bodies; everything above it matches on `KubeApiError.reason`.
  * https://kubernetes.io/docs/reference/using-api/api-concepts/#http-status-codes
  */
-import { ApiException } from '@kubernetes/client-node'
+// The class's own file, not the package index (see kube-config.ts).
+import { ApiException } from '@kubernetes/client-node/dist/gen/apis/exception.js'
 
 /** The reasons the runtime and reconcilers act on; anything else is `Unknown`. */
 export type KubeReason =

@@ -3,10 +3,10 @@
  * would make the controllers do, step by step, from the cluster's current state, using the same
  * planners. Reads only (get and list); writes nothing.
  */
-import { KubeConfig } from '@kubernetes/client-node'
 import { z } from 'zod'
 import { createKubeClient } from '../../kube/dynamic-client'
 import { createHttpTransport } from '../../kube/http-transport'
+import { loadKubeConfig } from '../../kube/kube-config'
 import type { MachineDeploymentObject } from '../../reconcile/machine-deployment/machine-sets'
 import type { MachineSetObject } from '../../reconcile/machine-set/types'
 import { type CliCommand, UsageError } from '../command'
@@ -25,13 +25,6 @@ const schema = z.object({
     .optional(),
   output: z.enum(['text', 'json']).default('text'),
 })
-
-function loadKubeConfig(path: string | undefined): KubeConfig {
-  const kc = new KubeConfig()
-  if (path) kc.loadFromFile(path)
-  else kc.loadFromDefault()
-  return kc
-}
 
 /** `plan`: print the steps, as text or JSON. */
 export const planCommand: CliCommand = {
