@@ -12,6 +12,7 @@ import { waitFor } from '../harness/kube'
 import { scrapeRequestCounts } from './lib/apiserver-metrics'
 import { byVerb, diffCounts, perUnit, totalOf } from './lib/apiserver-metrics-text'
 import type { Bench, BenchEnv, Measurement } from './lib/bench'
+import { deployedEnv } from './lib/deployed-env'
 import { installFleetApi } from './lib/fleet-api'
 import { countingKube } from './lib/fleet-kube'
 import { startFunction } from './lib/fleet-process'
@@ -147,13 +148,19 @@ export const scaleMemoryBench: Bench = {
           ? { NODE_OPTIONS: process.env.BENCH_FUNCTION_NODE_OPTIONS }
           : {}),
       }
+      // The sweep as its CronJob runs it (heap caps included), unless the option above overrides.
+      const sweepEnv = {
+        NODE_OPTIONS: deployedEnv('overlays/plain/sweep-cronjob.yaml', 'NODE_OPTIONS') ?? '',
+        ...childEnv,
+      }
+      env.log(`sweep NODE_OPTIONS: ${sweepEnv.NODE_OPTIONS || '(none)'}`)
       const worker = await workerFigures(env, childEnv, n)
       env.log(
         `worker: first sync ${round(worker.syncSeconds, 1)} s, peak ${round(worker.peakMb, 1)} MB`,
       )
       const sweeps: Array<Awaited<ReturnType<typeof sweepFigures>>> = []
       for (let run = 0; run < env.options.runs; run++) {
-        const s = await sweepFigures(env, childEnv)
+        const s = await sweepFigures(env, sweepEnv)
         sweeps.push(s)
         env.log(
           `sweep ${run + 1}: ${round(s.seconds, 1)} s, peak ${round(s.peakMb, 1)} MB, ${totalOf(s.requests)} requests`,
@@ -184,6 +191,8 @@ export const scaleMemoryBench: Bench = {
           'sweep function: peak RSS',
           'MB',
           sweeps.map((s) => s.peakMb),
+          undefined,
+          `NODE_OPTIONS=${sweepEnv.NODE_OPTIONS || '(none)'}`,
         ),
         measurement(
           'sweep function: apiserver requests per sweep',

@@ -22,6 +22,7 @@ type Obj = {
 type Container = {
   name: string
   image?: string
+  env?: Array<{ name: string; value?: string }>
   securityContext?: Record<string, unknown>
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> }
 }
@@ -122,6 +123,35 @@ describe('workloads', () => {
       expect(container.image).toBe('machine-api')
     },
   )
+})
+
+/** A Kubernetes quantity in MiB ("512Mi", "1Gi"). */
+function mebibytes(quantity: string | undefined): number {
+  const match = /^(\d+)(Mi|Gi)$/.exec(quantity ?? '')
+  if (!match) throw new Error(`not a Mi/Gi quantity: ${quantity}`)
+  return Number(match[1]) * (match[2] === 'Gi' ? 1024 : 1)
+}
+
+describe('sweep heap caps', () => {
+  const sweeps = containers.filter(({ label }) => label.includes('CronJob/machine-api-sweep'))
+
+  // The caps keep the sweep's heap near its live set (docs/benchmarks.md, scale-memory); a heap
+  // allowed past the container limit would end in an OOM kill instead of a collection.
+  it.each(sweeps)('$label caps its heap below its memory limit', ({ container }) => {
+    const options = container.env?.find((e) => e.name === 'NODE_OPTIONS')?.value ?? ''
+    const oldSpace = Number(/--max-old-space-size=(\d+)/.exec(options)?.[1])
+    expect(oldSpace).toBeGreaterThan(0)
+    expect(options).toMatch(/--max-semi-space-size=\d+/)
+    expect(oldSpace).toBeLessThanOrEqual(mebibytes(container.resources?.limits?.memory) / 2)
+  })
+
+  it('is the same in every overlay that runs the sweep', () => {
+    const options = sweeps.map(
+      ({ container }) => container.env?.find((e) => e.name === 'NODE_OPTIONS')?.value,
+    )
+    expect(options).toHaveLength(2)
+    expect(new Set(options).size).toBe(1)
+  })
 })
 
 describe.each(overlays)('overlay %s', (overlay) => {
