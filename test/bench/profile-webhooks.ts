@@ -2,7 +2,8 @@
  * Where the webhook's CPU goes under the webhooks benchmark's load: runs the webhook from source
  * (`functions/webhook.ts` through tsx, so names are readable) with `--cpu-prof`, loads each
  * endpoint for a few seconds the way the benchmark does, and prints the self time by area and the
- * top functions. `node --import tsx test/bench/profile-webhooks.ts [seconds]` (needs no cluster).
+ * top functions. `node --import tsx test/bench/profile-webhooks.ts [seconds] [path,path]` (needs no
+ * cluster; the optional second argument loads only those endpoints, e.g. `/validate`).
  */
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -18,6 +19,7 @@ interface ProfileNode {
 }
 
 const seconds = Number(process.argv[2] ?? 5)
+const only = process.argv[3]?.split(',')
 const certs = makeCertificates()
 const profileDir = mkdtempSync(join(tmpdir(), 'machine-api-webhook-prof-'))
 const webhook = await startHttpsChild(join(repoRoot, 'functions', 'webhook.ts'), {
@@ -31,6 +33,7 @@ const loads: Array<[string, string[]]> = [
   ['/convert', [JSON.stringify(conversionReviewDown(50))]],
 ]
 for (const [path, bodies] of loads) {
+  if (only !== undefined && !only.includes(path)) continue
   const result = await runLoad({
     url: `${webhook.url}${path}`,
     bodies,
