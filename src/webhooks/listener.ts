@@ -47,7 +47,8 @@ async function serveReview(
 ): Promise<void> {
   const started = endpoints.now()
   const body = await readBody(request, endpoints.bodyLimit(path))
-  const answer = body === undefined ? endpoints.tooLarge(path) : await endpoints.serve(path, body)
+  let answer = body === undefined ? endpoints.tooLarge(path) : endpoints.serve(path, body)
+  if (answer instanceof Promise) answer = await answer
   sendJson(response, answer.status, answer.body)
   endpoints.metrics.observeRequest(path, answer.status, endpoints.now() - started)
 }

@@ -27,6 +27,8 @@ export function toHubObject(
   kind: Kind,
 ): Record<string, unknown> | undefined {
   if (object === null || object === undefined) return undefined
+  // The usual case, a hub object with its envelope: nothing to fill in, no copy (never mutated).
+  if (object.apiVersion === HUB_API_VERSION && object.kind !== undefined) return object
   const apiVersion = typeof object.apiVersion === 'string' ? object.apiVersion : HUB_API_VERSION
   const withEnvelope = { ...object, apiVersion, kind: object.kind ?? kind }
   if (apiVersion === HUB_API_VERSION) return withEnvelope

@@ -14,11 +14,14 @@ export interface ValidateDeps extends ValidationDeps {
   machineClassExists?: MachineClassExists
 }
 
-/** Validates a CREATE or UPDATE; denies with every field error, warns about missing classes. */
-export async function validate(
+/**
+ * Validates a CREATE or UPDATE; denies with every field error, warns about missing classes. The
+ * answer is a promise only when a MachineClass has to be looked up (no await on the common path).
+ */
+export function validate(
   request: AdmissionRequest,
   deps: ValidateDeps,
-): Promise<AdmissionResponse> {
+): AdmissionResponse | Promise<AdmissionResponse> {
   const kind = requestKind(request)
   if (request.operation !== 'CREATE' && request.operation !== 'UPDATE') return allow(request.uid)
   const object = toHubObject(request.object, kind)
@@ -29,8 +32,13 @@ export async function validate(
   if (old !== undefined && isDeepStrictEqual(object.spec, old.spec)) return allow(request.uid)
   const errors = validateObject(kind, object, old, deps)
   if (errors.length > 0) return deny(request.uid, denialMessage(kind, request, errors))
-  const warnings = await classWarnings(kind, object, request.namespace, deps.machineClassExists)
-  return allow(request.uid, { warnings })
+  const ref = referencedClass(kind, object)
+  const exists = deps.machineClassExists
+  if (ref === undefined || exists === undefined || request.namespace === undefined)
+    return allow(request.uid)
+  return classWarnings(ref, request.namespace, exists).then((warnings) =>
+    allow(request.uid, { warnings }),
+  )
 }
 
 function denialMessage(kind: Kind, request: AdmissionRequest, errors: FieldError[]): string {
@@ -61,13 +69,10 @@ function classRefAt(spec: Record<string, unknown> | undefined, path: string) {
 
 // A missing class is a warning, not a denial: GitOps tools apply objects in any order.
 async function classWarnings(
-  kind: Kind,
-  object: Record<string, unknown>,
-  namespace: string | undefined,
-  exists: MachineClassExists | undefined,
+  ref: { path: string; name: string },
+  namespace: string,
+  exists: MachineClassExists,
 ): Promise<string[]> {
-  const ref = referencedClass(kind, object)
-  if (ref === undefined || exists === undefined || namespace === undefined) return []
   const found = await exists(namespace, ref.name).catch(() => undefined)
   return found === false
     ? [
