@@ -8,11 +8,19 @@ import type { ObjectMeta } from '../shared/meta'
 /** Hub-only data of one object; every key optional, absent keys mean "nothing to restore". */
 export type ConversionData = Record<string, unknown>
 
-/** Drops keys whose value is undefined (JSON has no undefined; keeps output identical after a round trip). */
+/**
+ * Drops keys whose value is undefined (JSON has no undefined; keeps output identical after a round
+ * trip). `value` itself comes back when it has none: callers pass objects they just built.
+ */
 export function compact<T extends Record<string, unknown>>(value: T): T {
-  // A plain loop: every converted object passes here several times (/convert of a LIST page).
+  // Plain loops: every converted object passes here several times (/convert of a LIST page), and
+  // most parts (statuses, metadata, provider specs) have nothing to drop, so nothing is copied.
+  const keys = Object.keys(value)
+  let index = 0
+  while (index < keys.length && value[keys[index] as string] !== undefined) index++
+  if (index === keys.length) return value
   const out: Record<string, unknown> = {}
-  for (const key of Object.keys(value)) {
+  for (const key of keys) {
     const item = value[key]
     if (item === undefined) continue
     // A "__proto__" key from JSON stays an own property, as with Object.fromEntries.
