@@ -1,6 +1,7 @@
 /** @module `machine-api webhook`: the admission and conversion webhook server over HTTPS. */
 import { z } from 'zod'
 import { createLogger, type Logger } from '../../observability/logger'
+import type { MachineClassExists } from '../../webhooks/admission/validate'
 import { bootListener } from '../../webhooks/boot-listener'
 import { startWebhookServer } from '../../webhooks/server'
 import type { CliCommand } from '../command'
@@ -20,21 +21,31 @@ const webhookSchema = z.object({
 })
 
 // The class lookup only feeds a warning: without a usable kubeconfig the webhook still serves.
-async function classLookup(logger: Logger) {
-  const [{ loadDefaultKubeConfig }, { machineClassLookup }] = await Promise.all([
-    import('../../kube/kube-config'),
-    import('../../webhooks/machine-class-lookup'),
-  ])
+async function loadClassLookup(logger: Logger): Promise<MachineClassExists | undefined> {
   try {
-    return { machineClassExists: machineClassLookup(loadDefaultKubeConfig()) }
+    const [{ loadDefaultKubeConfig }, { machineClassLookup }] = await Promise.all([
+      import('../../kube/kube-config'),
+      import('../../webhooks/machine-class-lookup'),
+    ])
+    return machineClassLookup(loadDefaultKubeConfig())
   } catch (error) {
     logger.warn({ err: error }, 'no kubeconfig; MachineClass existence warnings are off')
-    return {}
+    return undefined
   }
+}
+
+// The lookup needs @kubernetes/client-node's KubeConfig (about 1 MB of code with what it imports,
+// half of what a review needs), so it loads next to the handlers but readiness does not wait for
+// it: a review that names a MachineClass before it has loaded waits for it, as every review waits
+// for the handlers (the lookup is an apiserver GET with its own deadline anyway).
+function classLookup(logger: Logger): MachineClassExists {
+  const loading = loadClassLookup(logger)
+  return async (namespace, name) => (await loading)?.(namespace, name)
 }
 
 // Everything the review endpoints need, imported only once the server listens (see boot-listener).
 async function fullListener(logger: Logger) {
+  const machineClassExists = classLookup(logger)
   const [{ createWebhookListener }, { createMetricsRegistry }, { builtInProviderSpecSchemas }] =
     await Promise.all([
       import('../../webhooks/listener'),
@@ -45,7 +56,7 @@ async function fullListener(logger: Logger) {
     logger,
     metrics: createMetricsRegistry(),
     providerSchemas: builtInProviderSpecSchemas,
-    ...(await classLookup(logger)),
+    machineClassExists,
   })
 }
 
