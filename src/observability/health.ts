@@ -1,13 +1,11 @@
 /**
- * @module `/healthz`, `/readyz` and `/metrics` for every long-running function, as Hono routes
- * (mounted on the function's own app, or served alone by a worker).
+ * @module `/healthz`, `/readyz` and `/metrics` as Hono routes, mounted on a function's own app (the
+ * worker serves them without Hono: health-server.ts).
  */
 import { serve } from '@hono/node-server'
-import { Hono } from 'hono'
+import type { Hono } from 'hono'
 import type { Registry } from 'prom-client'
-
-/** Readiness: named checks, each true when that part can do its work. */
-export type ReadinessChecks = Record<string, () => boolean | Promise<boolean>>
+import { failingChecks, type ReadinessChecks } from './readiness'
 
 /**
  * Adds the health routes to `app`. `/healthz` answers while the process runs; `/readyz` runs the
@@ -19,13 +17,7 @@ export function addHealthRoutes(
 ): Hono {
   app.get('/healthz', (c) => c.text('ok'))
   app.get('/readyz', async (c) => {
-    const failing: string[] = []
-    for (const [name, check] of Object.entries(options.ready)) {
-      const ok = await Promise.resolve()
-        .then(check)
-        .catch(() => false)
-      if (!ok) failing.push(name)
-    }
+    const failing = await failingChecks(options.ready)
     return failing.length === 0 ? c.text('ok') : c.text(`not ready: ${failing.join(', ')}`, 503)
   })
   app.get('/metrics', async (c) =>
@@ -48,9 +40,4 @@ export async function serveApp(
       })
     })
   })
-}
-
-/** A Hono app with only the health routes (for workers that serve no other HTTP). */
-export function healthApp(options: { registry: Registry; ready: ReadinessChecks }): Hono {
-  return addHealthRoutes(new Hono(), options)
 }

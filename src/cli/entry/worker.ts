@@ -5,7 +5,7 @@
  */
 import { startInProcessBus } from '../../bus/in-process-bus'
 import { apiserverCheck } from '../../observability/apiserver-check'
-import { healthApp, serveApp } from '../../observability/health'
+import { serveHealth } from '../../observability/health-server'
 import { runtimeWiring, type StartRuntimeService } from '../runtime-service'
 
 /** Starts the worker; resolves with the health port and a stop function once it runs. */
@@ -47,8 +47,8 @@ export const startWorker: StartRuntimeService = async (deps, settings, controlle
     probe: async () =>
       probed && (await deps.kube.list(probed, { namespace: settings.namespace, limit: 1 })),
   })
-  const health = await serveApp(
-    healthApp({ registry: deps.registry, ready: { started: () => ready, apiserver } }),
+  const health = await serveHealth(
+    { registry: deps.registry, ready: { started: () => ready, apiserver } },
     settings.port,
   )
   deps.log.info({ bus: settings.bus, kinds: runner.kinds(), port: health.port }, 'worker running')
