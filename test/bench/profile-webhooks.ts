@@ -2,13 +2,15 @@
  * Where the webhook's CPU goes under the webhooks benchmark's load: runs the webhook from source
  * (`functions/webhook.ts` through tsx, so names are readable) with `--cpu-prof`, loads each
  * endpoint for a few seconds the way the benchmark does, and prints the self time by area and the
- * top functions. `node --import tsx test/bench/profile-webhooks.ts [seconds] [path,path]` (needs no
- * cluster; the optional second argument loads only those endpoints, e.g. `/validate`).
+ * top functions. `node --import tsx test/bench/profile-webhooks.ts [seconds] [path,path] [limit]`
+ * (needs no cluster; the optional second argument loads only those endpoints, e.g. `/validate`;
+ * `limit` profiles the benchmark's limit, the constant server, instead, to compare the two).
  */
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runLoad } from './lib/http-load'
+import { processCpuMs } from './lib/process-cpu'
 import { admissionReviews, conversionReviewDown } from './lib/review-bodies'
 import { makeCertificates, repoRoot, startHttpsChild } from './lib/webhook-child'
 
@@ -20,9 +22,13 @@ interface ProfileNode {
 
 const seconds = Number(process.argv[2] ?? 5)
 const only = process.argv[3]?.split(',')
+const server =
+  process.argv[4] === 'limit'
+    ? join(repoRoot, 'test', 'bench', 'lib', 'http-constant-server.ts')
+    : join(repoRoot, 'functions', 'webhook.ts')
 const certs = makeCertificates()
 const profileDir = mkdtempSync(join(tmpdir(), 'machine-api-webhook-prof-'))
-const webhook = await startHttpsChild(join(repoRoot, 'functions', 'webhook.ts'), {
+const webhook = await startHttpsChild(server, {
   certs,
   nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--import', 'tsx'],
 })
@@ -34,6 +40,7 @@ const loads: Array<[string, string[]]> = [
 ]
 for (const [path, bodies] of loads) {
   if (only !== undefined && !only.includes(path)) continue
+  const cpuBefore = processCpuMs(webhook.process.child.pid ?? 0)
   const result = await runLoad({
     url: `${webhook.url}${path}`,
     bodies,
@@ -41,7 +48,11 @@ for (const [path, bodies] of loads) {
     connections: 10,
     durationSeconds: seconds,
   })
-  console.log(`${path}: ${Math.round(result.rps)} req/s, ${result.errors} errors`)
+  const cpuUs =
+    (1000 * (processCpuMs(webhook.process.child.pid ?? 0) - cpuBefore)) / result.requests
+  console.log(
+    `${path}: ${Math.round(result.rps)} req/s, ${Math.round(cpuUs)} us CPU per request (profiler included), ${result.errors} errors`,
+  )
 }
 await webhook.stop()
 certs.remove()
