@@ -1,12 +1,8 @@
 /**
  * @module The one-shot sweep (CronJob / PingSource-less installs): lists every selected kind page
- * by page and either publishes each key to JetStream (when NATS_URL is set) or reconciles it here
- * with bounded concurrency. Memory holds one page plus the pool, whatever the fleet size.
+ * by page and either publishes each key to JetStream (when NATS_URL is set, sweep-publish.ts) or
+ * reconciles it here with bounded concurrency. Memory holds one page plus the pool, whatever the fleet size.
  */
-import { jetstream, jetstreamManager } from '@nats-io/jetstream'
-import { connect } from '@nats-io/transport-node'
-import { createKeyPublisher } from '../../bus/jetstream/publisher'
-import { defaultJetStreamConfig, ensureJetStream } from '../../bus/jetstream/setup'
 import { type SweepReport, sweep } from '../../bus/sweep'
 import type { RuntimeDeps, RuntimeSettings } from '../../deps'
 import type { ObjectKey } from '../../kube/object-key'
@@ -24,21 +20,13 @@ export async function sweepOnce(
 ): Promise<SweepReport> {
   const types = controllers.map((c) => c.resource)
   if (settings.natsUrl) {
-    const nc = await connect({ servers: settings.natsUrl })
-    try {
-      const js = jetstream(nc)
-      await ensureJetStream(await jetstreamManager(nc), defaultJetStreamConfig)
-      const publish = createKeyPublisher(js, defaultJetStreamConfig)
-      return await sweep({
-        kube: deps.kube,
-        types,
-        log: deps.log,
-        namespace: settings.namespace,
-        enqueue: publish,
-      })
-    } finally {
-      await nc.drain()
-    }
+    // Only this mode needs the NATS client: imported here so an in-process sweep never loads it.
+    const { sweepToJetStream } = await import('./sweep-publish')
+    return await sweepToJetStream(
+      deps,
+      { natsUrl: settings.natsUrl, namespace: settings.namespace },
+      types,
+    )
   }
   const runner = createRunner({ controllers, deps, metrics: deps.metrics })
   const pool = createPool(settings.concurrency)
