@@ -31,9 +31,13 @@ function diffInto(ops: JsonPatchOperation[], from: unknown, to: unknown, path: s
     }
     for (const key of Object.keys(to)) {
       const value = to[key]
-      const child = `${path}/${escapePointer(key)}`
-      if (!Object.hasOwn(from, key)) ops.push({ op: 'add', path: child, value })
-      else diffInto(ops, from[key], value, child)
+      if (!Object.hasOwn(from, key)) {
+        ops.push({ op: 'add', path: `${path}/${escapePointer(key)}`, value })
+        continue
+      }
+      // Most leaves are unchanged: no pointer is built for them.
+      const old = from[key]
+      if (old !== value) diffInto(ops, old, value, `${path}/${escapePointer(key)}`)
     }
     return
   }
