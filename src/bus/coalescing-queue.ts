@@ -8,7 +8,7 @@
 
 import { formatKey, type ObjectKey } from '../kube/object-key'
 import type { KubeObject } from '../kube/resource'
-import { mergeObserved } from './observed'
+import { heldObject, mergeObserved } from './observed'
 import type { Timers } from './timers'
 
 /**
@@ -108,7 +108,7 @@ export function createCoalescingQueue(options: QueueOptions): CoalescingQueue {
   function add(key: ObjectKey, delayMs = 0, observed?: KubeObject): void {
     if (stopped) return
     const id = formatKey(key)
-    const now = delayMs <= 0 ? observed : undefined
+    const now = delayMs <= 0 && observed ? heldObject(observed) : undefined
     if (active.has(id)) {
       const previous = rerun.get(id)
       rerun.set(id, {

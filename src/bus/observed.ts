@@ -20,3 +20,15 @@ export function mergeObserved(
   const a = current.metadata?.resourceVersion
   return a !== undefined && a === next.metadata?.resourceVersion ? current : undefined
 }
+
+/**
+ * `obj` as a queue holds it: without `metadata.managedFields`, which no reconcile reads and which
+ * is often the largest part of a stored object (one entry per field manager). A write based on it
+ * leaves the stored managedFields alone (the apiserver keeps them when a request omits them), as
+ * controller-runtime's TransformStripManagedFields does for its caches.
+ */
+export function heldObject(obj: KubeObject): KubeObject {
+  if (!obj.metadata?.managedFields) return obj
+  const { managedFields: _, ...metadata } = obj.metadata
+  return { ...obj, metadata }
+}
