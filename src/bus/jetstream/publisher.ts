@@ -2,7 +2,7 @@
  * @module Publishes object hints to the work-queue stream (the watch bridge and the sweep use it).
  * The payload is only the key: the worker re-reads the object.
  */
-import type { JetStreamClient } from '@nats-io/jetstream'
+import { JetStreamApiCodes, JetStreamApiError, type JetStreamClient } from '@nats-io/jetstream'
 import { formatKey, type ObjectKey } from '../../kube/object-key'
 import type { JetStreamConfig } from './setup'
 import { keySubject } from './subjects'
@@ -14,5 +14,32 @@ export type KeyPublisher = (key: ObjectKey) => Promise<void>
 export function createKeyPublisher(js: JetStreamClient, config: JetStreamConfig): KeyPublisher {
   return async (key) => {
     await js.publish(keySubject(config.subjectPrefix, key), formatKey(key))
+  }
+}
+
+/**
+ * A publisher for the periodic sweep: a key that already has a hint stored (waiting, or being
+ * reconciled now) gets none. The stored one reconciles from a fresh read anyway, and a publish
+ * would replace it at the back of the stream (one message per subject): a sweep re-publishing every
+ * key every few seconds kept pushing the keys hinted most often, such as a MachineSet whose
+ * Machines all change, behind the rest, and a 100-Machine MachineSet was not reconciled for
+ * minutes (chaos, concurrency). Changes keep `createKeyPublisher`: a change must never be dropped
+ * because an older hint is in flight.
+ */
+export function createSweepPublisher(js: JetStreamClient, config: JetStreamConfig): KeyPublisher {
+  return async (key) => {
+    try {
+      // Last sequence 0 for the subject: only when the stream holds no message for this key.
+      await js.publish(keySubject(config.subjectPrefix, key), formatKey(key), {
+        expect: { lastSubjectSequence: 0 },
+      })
+    } catch (error) {
+      if (
+        error instanceof JetStreamApiError &&
+        error.code === JetStreamApiCodes.StreamWrongLastSequence
+      )
+        return
+      throw error
+    }
   }
 }

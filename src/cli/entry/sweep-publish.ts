@@ -5,13 +5,16 @@
  */
 import { jetstream, jetstreamManager } from '@nats-io/jetstream'
 import { connect } from '@nats-io/transport-node'
-import { createKeyPublisher } from '../../bus/jetstream/publisher'
+import { createSweepPublisher } from '../../bus/jetstream/publisher'
 import { defaultJetStreamConfig, ensureJetStream } from '../../bus/jetstream/setup'
 import { type SweepReport, sweep } from '../../bus/sweep'
 import type { RuntimeDeps } from '../../deps'
 import type { ResourceType } from '../../kube/resource'
 
-/** Publishes the key of every listed object to JetStream; one connection, drained at the end. */
+/**
+ * Publishes the key of every listed object that has no hint waiting to JetStream; one connection,
+ * drained at the end.
+ */
 export async function sweepToJetStream(
   deps: RuntimeDeps,
   settings: { natsUrl: string; namespace: string | undefined },
@@ -21,7 +24,7 @@ export async function sweepToJetStream(
   try {
     const js = jetstream(nc)
     await ensureJetStream(await jetstreamManager(nc), defaultJetStreamConfig)
-    const publish = createKeyPublisher(js, defaultJetStreamConfig)
+    const publish = createSweepPublisher(js, defaultJetStreamConfig)
     return await sweep({
       kube: deps.kube,
       types,

@@ -1,6 +1,6 @@
 /**
  * The JetStream transport against a real nats-server and apiserver: bursts coalesce to at most two
- * reconciles, nak(delay) delays redelivery, poison messages end as dead letters with their reason,
+ * reconciles, a sweep never pushes a waiting hint to the back, nak(delay) delays redelivery, poison messages end as dead letters with their reason,
  * and the watch bridge plus worker converge an object end to end.
  */
 import type { KubeConfig } from '@kubernetes/client-node'
@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { selfMapper } from '../../../src/bus/event-mapping'
 import { deadLetterHeaders } from '../../../src/bus/jetstream/dead-letter'
 import { watchMaxDeliveries } from '../../../src/bus/jetstream/max-deliveries'
-import { createKeyPublisher } from '../../../src/bus/jetstream/publisher'
+import { createKeyPublisher, createSweepPublisher } from '../../../src/bus/jetstream/publisher'
 import {
   defaultJetStreamConfig,
   ensureJetStream,
@@ -150,6 +150,29 @@ describe('JetStream transport', () => {
     await waitFor('queue drained', () => drained(config))
     expect(runs.length).toBeGreaterThanOrEqual(1)
     expect(runs.length).toBeLessThanOrEqual(2)
+  })
+
+  it("a sweep's hint leaves a key's waiting hint where it is, and adds one where none waits", async () => {
+    const config = await freshConfig()
+    const change = createKeyPublisher(js, config)
+    const sweep = createSweepPublisher(js, config)
+    const hot = { kind: 'Widget', namespace: 'ns', name: 'hot' }
+    const other = { kind: 'Widget', namespace: 'ns', name: 'other' }
+    const quiet = { kind: 'Widget', namespace: 'ns', name: 'quiet' }
+    await change(hot)
+    await change(other)
+    await sweep(hot)
+    await sweep(quiet)
+    const sequenceOf = async (key: ObjectKey) =>
+      (
+        await jsm.streams.getMessage(config.stream, {
+          last_by_subj: keySubject(config.subjectPrefix, key),
+        })
+      )?.seq
+    // Still first in line: a re-publish would have put it behind `other`.
+    expect(await sequenceOf(hot)).toBe(1)
+    expect(await sequenceOf(quiet)).toBe(3)
+    expect((await jsm.streams.info(config.stream)).state.messages).toBe(3)
   })
 
   it('delays redelivery with nak(delay) for requeueAfter', async () => {
