@@ -7,17 +7,19 @@
  */
 
 import { formatKey, type ObjectKey } from '../kube/object-key'
+import type { HeldObject } from '../kube/read-once'
 import type { KubeObject } from '../kube/resource'
-import { heldObject, mergeObserved } from './observed'
+import { type Hint, heldHint, holdsObjects, mergeHints } from './observed'
 import type { Timers } from './timers'
 
 /**
- * Processes one key, with the object its hints delivered when there was one; `requeueAfterMs`
- * schedules it again (never a hot loop: 0 means now).
+ * Processes one key, with the object and related objects its hints delivered when there were
+ * some; `requeueAfterMs` schedules it again (never a hot loop: 0 means now).
  */
 export type QueueHandler = (
   key: ObjectKey,
   observed?: KubeObject,
+  related?: readonly HeldObject[],
 ) => Promise<{ requeueAfterMs?: number } | undefined>
 
 /** Options of createCoalescingQueue. */
@@ -43,11 +45,22 @@ export interface QueueOptions {
 export interface CoalescingQueue {
   /**
    * Schedules `key` now or after `delayMs`; coalesces with what is already scheduled. `observed`
-   * (only kept for a key due now) is the object as its list or watch event delivered it.
+   * and `related` (only kept for a key due now) are the object and the related objects its list
+   * or watch event delivered.
    */
-  add(key: ObjectKey, delayMs?: number, observed?: KubeObject): void
+  add(
+    key: ObjectKey,
+    delayMs?: number,
+    observed?: KubeObject,
+    related?: readonly HeldObject[],
+  ): void
   /** Ready plus delayed keys (running keys not counted). */
   depth(): number
+  /**
+   * Resolves once fewer than `count` keys are ready (or the queue stopped): a producer that
+   * awaits it before each add (the sweep) keeps what the queue holds for it to about `count`.
+   */
+  readyBelow(count: number): Promise<void>
   /** Keys running now. */
   running(): number
   /** Resolves once nothing is ready or running (delayed keys may remain). */
@@ -56,9 +69,8 @@ export interface CoalescingQueue {
   stop(): Promise<void>
 }
 
-interface Waiting {
+interface Waiting extends Hint {
   key: ObjectKey
-  observed?: KubeObject | undefined
 }
 
 interface Delayed {
@@ -78,20 +90,32 @@ export function createCoalescingQueue(options: QueueOptions): CoalescingQueue {
   // Adds that arrived while their key ran, with the smallest requested delay.
   const rerun = new Map<string, Waiting & { delayMs: number }>()
   let waiters: Array<() => void> = []
+  let producers: Array<{ below: number; resolve: () => void }> = []
   let stopped = false
   // Waiting entries (ready or rerun) holding an object, against maxObserved.
   let holding = 0
 
   /** `next` merged into what `current` holds, within the bound on held objects. */
-  function keep(current: KubeObject | undefined, next: KubeObject | undefined) {
-    const merged = mergeObserved(current, next)
-    if (merged && !current && holding >= maxObserved) return undefined
-    holding += Number(merged !== undefined) - Number(current !== undefined)
+  function keep(current: Hint, next: Hint): Hint {
+    const merged = mergeHints(current, next)
+    const held = holdsObjects(current)
+    if (!held && holding >= maxObserved) return {}
+    holding += Number(holdsObjects(merged)) - Number(held)
     return merged
   }
 
   function release(entry: Waiting | undefined): void {
-    if (entry?.observed) holding--
+    if (entry && holdsObjects(entry)) holding--
+  }
+
+  function settleProducers(): void {
+    if (producers.length === 0) return
+    const waiting: typeof producers = []
+    for (const producer of producers) {
+      if (stopped || ready.size < producer.below) producer.resolve()
+      else waiting.push(producer)
+    }
+    producers = waiting
   }
 
   function reportDepth(): void {
@@ -105,29 +129,34 @@ export function createCoalescingQueue(options: QueueOptions): CoalescingQueue {
     for (const resolve of done) resolve()
   }
 
-  function add(key: ObjectKey, delayMs = 0, observed?: KubeObject): void {
+  function add(
+    key: ObjectKey,
+    delayMs = 0,
+    observed?: KubeObject,
+    related?: readonly HeldObject[],
+  ): void {
     if (stopped) return
     const id = formatKey(key)
-    const now = delayMs <= 0 && observed ? heldObject(observed) : undefined
+    const now: Hint = delayMs <= 0 ? heldHint({ observed, related }) : {}
     if (active.has(id)) {
       const previous = rerun.get(id)
       rerun.set(id, {
         key,
         delayMs: Math.min(previous?.delayMs ?? Number.POSITIVE_INFINITY, Math.max(0, delayMs)),
-        observed: keep(previous?.observed, now),
+        ...keep(previous ?? {}, now),
       })
       return
     }
     const waiting = ready.get(id)
     if (waiting) {
-      waiting.observed = keep(waiting.observed, now)
+      Object.assign(waiting, keep(waiting, now))
       return
     }
     const existing = delayed.get(id)
     if (delayMs <= 0) {
       existing?.cancel()
       delayed.delete(id)
-      ready.set(id, { key, observed: keep(undefined, now) })
+      ready.set(id, { key, ...keep({}, now) })
       reportDepth()
       pump()
       return
@@ -154,12 +183,13 @@ export function createCoalescingQueue(options: QueueOptions): CoalescingQueue {
       reportDepth()
       void run(id, entry)
     }
+    settleProducers()
   }
 
-  async function run(id: string, { key, observed }: Waiting): Promise<void> {
+  async function run(id: string, { key, observed, related }: Waiting): Promise<void> {
     let requeueAfterMs: number | undefined
     try {
-      requeueAfterMs = (await options.handler(key, observed))?.requeueAfterMs
+      requeueAfterMs = (await options.handler(key, observed, related))?.requeueAfterMs
     } catch (error) {
       options.onError?.(key, error)
       requeueAfterMs = options.errorRetryMs ?? 5000
@@ -168,7 +198,7 @@ export function createCoalescingQueue(options: QueueOptions): CoalescingQueue {
     const again = rerun.get(id)
     rerun.delete(id)
     release(again)
-    if (again) add(again.key, again.delayMs, again.observed)
+    if (again) add(again.key, again.delayMs, again.observed, again.related)
     if (requeueAfterMs !== undefined) add(key, requeueAfterMs)
     pump()
     settleWaiters()
@@ -178,6 +208,10 @@ export function createCoalescingQueue(options: QueueOptions): CoalescingQueue {
     add,
     depth: () => ready.size + delayed.size,
     running: () => active.size,
+    async readyBelow(count) {
+      if (stopped || ready.size < count) return
+      await new Promise<void>((resolve) => producers.push({ below: count, resolve }))
+    },
     async idle() {
       if (ready.size === 0 && active.size === 0) return
       await new Promise<void>((resolve) => waiters.push(resolve))
@@ -189,6 +223,7 @@ export function createCoalescingQueue(options: QueueOptions): CoalescingQueue {
       ready.clear()
       rerun.clear()
       holding = 0
+      settleProducers()
       reportDepth()
       if (active.size > 0) await new Promise<void>((resolve) => waiters.push(resolve))
     },

@@ -1,13 +1,14 @@
 /**
  * @module The in-process transport (npm run dev, single-replica installs): watch sources feed
  * mapped keys into a coalescing queue whose workers run the runner; a sweep timer re-enqueues every
- * object. A key for the changed (or listed) object itself carries that object, so its reconcile
- * need not read it again. Event delivery can be switched off to run on the sweep alone, or wrapped
+ * object, a page at a time. A key for the changed (or listed) object itself carries that object,
+ * and a swept Machine its Node from the sweep's list, so its reconcile need not read them again. Event delivery can be switched off to run on the sweep alone, or wrapped
  * (chaos tests drop, duplicate and reorder changes there, where watch events become keys).
  */
 import { errorMessage } from '../errors'
 import type { KubeClient } from '../kube/kube-client'
 import { formatKey, type ObjectKey } from '../kube/object-key'
+import { defaultPageSize } from '../kube/paged-list'
 import type { KubeObject, ResourceType } from '../kube/resource'
 import type { Logger } from '../observability/logger'
 import type { RuntimeMetrics } from '../observability/runtime-metrics'
@@ -76,8 +77,8 @@ export function startInProcessBus(options: InProcessBusOptions): InProcessBus {
   const queue = createCoalescingQueue({
     concurrency: options.concurrency ?? 4,
     timers: options.timers,
-    handler: async (key, observed) => {
-      const delay = requeueDelay(await options.runner.run(key, observed))
+    handler: async (key, observed, related) => {
+      const delay = requeueDelay(await options.runner.run(key, observed, related))
       return delay === undefined ? undefined : { requeueAfterMs: delay }
     },
     onError: (key, error) =>
@@ -128,7 +129,14 @@ export function startInProcessBus(options: InProcessBusOptions): InProcessBus {
               types: options.reconciled,
               log,
               namespace: options.namespace,
-              enqueue: (key, listed) => queue.add(key, 0, listed),
+              related: (type) => options.runner.related(type.kind),
+              // Each key waits for room, so the queue holds about one page of listed objects
+              // and their Nodes, not the fleet's (the Nodes are why: without them a sweep
+              // costs a Node GET per Machine).
+              enqueue: async (key, listed, related) => {
+                await queue.readyBelow(defaultPageSize)
+                queue.add(key, 0, listed, related)
+              },
             })
             options.onSweep?.(report)
           },

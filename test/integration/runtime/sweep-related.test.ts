@@ -5,14 +5,16 @@
  * ends in a Conflict and a fresh rerun, never in a write of stale data.
  */
 import { describe, expect, it } from 'vitest'
+import { startInProcessBus } from '../../../src/bus/in-process-bus'
 import type { RelatedObjects } from '../../../src/bus/related-pages'
 import { sweep } from '../../../src/bus/sweep'
+import { realTimers } from '../../../src/bus/timers'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
 import { silentLogger } from '../../../src/observability/logger'
 import type { Controller, ReconcileDeps } from '../../../src/reconcile/runtime/controller'
 import { readingDelivered } from '../../../src/reconcile/runtime/delivered-reads'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
-import { testNamespace } from '../../harness/kube'
+import { testNamespace, waitFor } from '../../harness/kube'
 import { useRecordingKube } from './recording-kube'
 import { testDeps } from './widget'
 
@@ -48,6 +50,28 @@ async function sweepWith(namespace: string, controller: Controller<ReconcileDeps
   return Object.fromEntries(outcomes)
 }
 
+/** Reads each owner and its partner (through the run's client) and records the partner found. */
+function partnerReader(namespace: string, seen: Map<string, string | undefined>) {
+  return readingDelivered<ReconcileDeps>(
+    {
+      kind: 'ConfigMap',
+      resource: coreTypes.configMap,
+      async reconcile(deps, key) {
+        const owner = await deps.kube.get<KubeObject & { data?: { partner?: string } }>(
+          coreTypes.configMap,
+          key,
+        )
+        const partner = owner?.data?.partner
+        if (!partner) return {}
+        const found = await deps.kube.get(coreTypes.secret, { namespace, name: partner })
+        seen.set(key.name, found?.metadata?.name)
+        return {}
+      },
+    },
+    partners,
+  )
+}
+
 async function createOwners(namespace: string, names: string[], partnerOf: (n: string) => string) {
   for (const name of names) {
     await api.kube.create(coreTypes.configMap, {
@@ -66,23 +90,7 @@ describe('sweep with related objects', () => {
       await api.kube.create(coreTypes.secret, { metadata: { namespace, name: `${name}-partner` } })
     }
     const seen = new Map<string, string | undefined>()
-    const controller = readingDelivered<ReconcileDeps>(
-      {
-        kind: 'ConfigMap',
-        resource: coreTypes.configMap,
-        async reconcile(deps, key) {
-          const owner = await deps.kube.get<KubeObject & { data?: { partner?: string } }>(
-            coreTypes.configMap,
-            key,
-          )
-          const partner = owner?.data?.partner ?? ''
-          const found = await deps.kube.get(coreTypes.secret, { namespace, name: partner })
-          seen.set(key.name, found?.metadata?.name)
-          return {}
-        },
-      },
-      partners,
-    )
+    const controller = partnerReader(namespace, seen)
     calls.length = 0
 
     expect(await sweepWith(namespace, controller)).toEqual(
@@ -99,6 +107,44 @@ describe('sweep with related objects', () => {
     // Only the partner no list held is read: the missing one.
     expect(calls.filter((c) => c === 'get secrets')).toEqual(['get secrets'])
     expect(calls.filter((c) => c === 'list secrets').length).toBeLessThanOrEqual(3)
+  })
+
+  it("hands the in-process bus's sweep runs their related objects too", async () => {
+    const namespace = await testNamespace(api.kc, 'sweep-related-bus')
+    const owners = ['a', 'b', 'c', 'd', 'e']
+    await createOwners(namespace, owners, (n) => `${n}-partner`)
+    for (const name of owners) {
+      await api.kube.create(coreTypes.secret, { metadata: { namespace, name: `${name}-partner` } })
+    }
+    const seen = new Map<string, string | undefined>()
+    let sweeps = 0
+    calls.length = 0
+    const bus = startInProcessBus({
+      kube: api.kube,
+      runner: createRunner({
+        controllers: [partnerReader(namespace, seen)],
+        deps: testDeps(api.kube),
+      }),
+      reconciled: [coreTypes.configMap],
+      watched: [],
+      mappers: [],
+      events: false,
+      sweepPeriodMs: 600_000,
+      timers: realTimers(),
+      log: silentLogger(),
+      namespace,
+      onSweep: () => sweeps++,
+    })
+    try {
+      await waitFor('the first sweep', () => sweeps === 1)
+      await bus.queue.idle()
+    } finally {
+      await bus.stop()
+    }
+    expect(Object.fromEntries(seen)).toEqual(
+      Object.fromEntries(owners.map((n) => [n, `${n}-partner`])),
+    )
+    expect(calls.filter((c) => c.startsWith('get '))).toEqual([])
   })
 
   it('ends a write based on a stale related object in a Conflict and a fresh rerun', async () => {

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createCoalescingQueue } from '../../../src/bus/coalescing-queue'
 import type { ObjectKey } from '../../../src/kube/object-key'
-import type { KubeObject } from '../../../src/kube/resource'
+import { coreTypes, type KubeObject } from '../../../src/kube/resource'
 import { manualTimers } from './manual-timers'
 
 const key = (name: string): ObjectKey => ({ kind: 'Widget', namespace: 'ns', name })
@@ -112,5 +112,105 @@ describe('coalescing queue: the delivered object', () => {
       { name: 'a', version: '1' },
       { name: 'b', version: '1' },
     ])
+  })
+
+  it.each([
+    ['one delivery', [['n', '3']], ['n@3']],
+    [
+      'two hints with the same Node',
+      [
+        ['n', '3'],
+        ['n', '3'],
+      ],
+      ['n@3'],
+    ],
+    ['a bare hint keeps the Node', [['n', '3'], []], ['n@3']],
+    [
+      'two versions of the Node: read fresh',
+      [
+        ['n', '3'],
+        ['n', '4'],
+      ],
+      [],
+    ],
+    [
+      'two different Nodes: both',
+      [
+        ['n', '3'],
+        ['m', '1'],
+      ],
+      ['n@3', 'm@1'],
+    ],
+  ])('related objects: %s', async (_, adds, expected) => {
+    const seen: string[][] = []
+    let release = () => {}
+    const queue = createCoalescingQueue({
+      timers: manualTimers(),
+      concurrency: 1,
+      handler: async (k, _observed, related) => {
+        seen.push(
+          (related ?? []).map(
+            ({ obj }) => `${obj.metadata?.name}@${obj.metadata?.resourceVersion}`,
+          ),
+        )
+        if (k.name === 'busy') await new Promise<void>((resolve) => (release = resolve))
+        return undefined
+      },
+    })
+    queue.add(key('busy'))
+    for (const [name, rv] of adds) {
+      const related =
+        name === undefined ? undefined : [{ type: coreTypes.node, obj: version(name, rv ?? '') }]
+      queue.add(key('a'), 0, undefined, related)
+    }
+    release()
+    await queue.idle()
+    expect(seen).toEqual([[], expected])
+  })
+})
+
+describe('coalescing queue: readyBelow', () => {
+  it('lets a producer add only while fewer keys than asked wait', async () => {
+    const starts: string[] = []
+    const finish: Array<() => void> = []
+    const queue = createCoalescingQueue({
+      timers: manualTimers(),
+      concurrency: 1,
+      handler: async (k) => {
+        starts.push(k.name)
+        await new Promise<void>((resolve) => finish.push(resolve))
+        return undefined
+      },
+    })
+    const added: string[] = []
+    const producer = (async () => {
+      for (const name of ['a', 'b', 'c', 'd']) {
+        await queue.readyBelow(2)
+        queue.add(key(name))
+        added.push(name)
+      }
+    })()
+    await vi.waitFor(() => expect(added).toEqual(['a', 'b', 'c']))
+    // a runs, b and c wait: d is held back until one of them starts.
+    expect(queue.depth()).toBe(2)
+    finish.shift()?.()
+    await producer
+    expect(added).toEqual(['a', 'b', 'c', 'd'])
+    expect(starts).toEqual(['a', 'b'])
+    const stopped = queue.stop()
+    finish.shift()?.()
+    await stopped
+  })
+
+  it('releases a waiting producer when the queue stops', async () => {
+    const queue = createCoalescingQueue({
+      timers: manualTimers(),
+      concurrency: 1,
+      handler: () => new Promise(() => {}),
+    })
+    for (const name of ['a', 'b', 'c']) queue.add(key(name))
+    const waiting = queue.readyBelow(1)
+    void queue.stop()
+    await expect(waiting).resolves.toBeUndefined()
   })
 })
