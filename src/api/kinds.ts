@@ -32,9 +32,12 @@ export interface KindNames {
   listKind: string
 }
 
-/** A kind's names and the zod schema of its whole object in each version. */
+/**
+ * A kind's names and the zod schema of its whole object in each version, each built on its first
+ * call (see lazy-schema.ts).
+ */
 export interface KindDefinition extends KindNames {
-  schemas: { v1beta1: z.ZodObject; v1alpha1: z.ZodObject }
+  schemas: { v1beta1: () => z.ZodObject; v1alpha1: () => z.ZodObject }
 }
 
 function define(

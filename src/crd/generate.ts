@@ -28,7 +28,7 @@ function versionSchema(
   definition: KindDefinition,
   version: (typeof API_VERSIONS)[number],
 ): JsonSchema {
-  const object = definition.schemas[version]
+  const object = definition.schemas[version]()
   const shape = object.shape as Record<string, z.ZodType>
   const spec = shape.spec
   const status = shape.status

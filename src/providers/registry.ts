@@ -12,7 +12,8 @@ import type { Orphan, OrphanSweepRequest } from './orphans'
 export interface Provider {
   /** The name MachineClasses use in `provider`, e.g. `aws`. */
   readonly name: string
-  readonly specSchema: z.ZodType
+  /** The zod schema of its provider spec, built on first call. */
+  readonly specSchema: () => z.ZodType
   readonly actuator: Actuator
   /**
    * Optional capability: reports (and when asked terminates) infrastructure this deployment

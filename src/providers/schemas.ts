@@ -7,10 +7,11 @@ import type { ProviderSpecSchemas } from '../api/shared/provider-spec'
 import { awsProviderSpecSchema } from './aws/spec'
 import { kwokProviderSpecSchema } from './kwok/spec'
 
-const schemas: Record<string, z.ZodType> = {
+const schemas: Record<string, () => z.ZodType> = {
   aws: awsProviderSpecSchema,
   kwok: kwokProviderSpecSchema,
 }
 
-/** Every built-in provider's spec schema. */
-export const builtInProviderSpecSchemas: ProviderSpecSchemas = (provider) => schemas[provider]
+/** Every built-in provider's spec schema (each built on its first lookup). */
+export const builtInProviderSpecSchemas: ProviderSpecSchemas = (provider) =>
+  Object.hasOwn(schemas, provider) ? schemas[provider]?.() : undefined

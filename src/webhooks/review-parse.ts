@@ -30,12 +30,13 @@ export function parseConversionReview(body: unknown): Parsed<ConversionRequest> 
 function parseReview<T>(
   body: unknown,
   fast: (body: unknown) => T | undefined,
-  schema: z.ZodType<{ request: T }>,
+  // Built only when the fast reader gives up (a malformed review).
+  schema: () => z.ZodType<{ request: T }>,
   what: string,
 ): Parsed<T> {
   const request = fast(body)
   if (request !== undefined) return { ok: true, request }
-  const parsed = schema.safeParse(body)
+  const parsed = schema().safeParse(body)
   return parsed.success
     ? { ok: true, request: parsed.data.request }
     : { ok: false, error: `not ${what}: ${describeIssues(parsed.error)}` }

@@ -1,41 +1,46 @@
 /** @module AdmissionReview and ConversionReview v1: parsing requests and building responses. */
 import { z } from 'zod'
+import { lazySchema } from '../api/shared/lazy-schema'
 import type { JsonPatchOperation } from './json-patch'
 
-const objectSchema = z.record(z.string(), z.unknown())
+const objectSchema = lazySchema(() => z.record(z.string(), z.unknown()))
 
 /** The parts of an AdmissionReview v1 request the webhook reads. */
-export const admissionReviewSchema = z.object({
-  apiVersion: z.literal('admission.k8s.io/v1'),
-  kind: z.literal('AdmissionReview'),
-  request: z.object({
-    uid: z.string().min(1).max(128),
-    kind: z.object({ group: z.string(), version: z.string(), kind: z.string() }),
-    operation: z.enum(['CREATE', 'UPDATE', 'DELETE', 'CONNECT']),
-    namespace: z.string().optional(),
-    name: z.string().optional(),
-    object: objectSchema.nullish(),
-    oldObject: objectSchema.nullish(),
-    dryRun: z.boolean().optional(),
+export const admissionReviewSchema = lazySchema(() =>
+  z.object({
+    apiVersion: z.literal('admission.k8s.io/v1'),
+    kind: z.literal('AdmissionReview'),
+    request: z.object({
+      uid: z.string().min(1).max(128),
+      kind: z.object({ group: z.string(), version: z.string(), kind: z.string() }),
+      operation: z.enum(['CREATE', 'UPDATE', 'DELETE', 'CONNECT']),
+      namespace: z.string().optional(),
+      name: z.string().optional(),
+      object: objectSchema().nullish(),
+      oldObject: objectSchema().nullish(),
+      dryRun: z.boolean().optional(),
+    }),
   }),
-})
+)
 
 /** An AdmissionReview request. */
-export type AdmissionRequest = z.infer<typeof admissionReviewSchema>['request']
+export type AdmissionRequest = z.infer<ReturnType<typeof admissionReviewSchema>>['request']
 
 /** The parts of a ConversionReview v1 request the webhook reads. */
-export const conversionReviewSchema = z.object({
-  apiVersion: z.literal('apiextensions.k8s.io/v1'),
-  kind: z.literal('ConversionReview'),
-  request: z.object({
-    uid: z.string().min(1).max(128),
-    desiredAPIVersion: z.string().min(1).max(256),
-    objects: z.array(z.unknown()),
+export const conversionReviewSchema = lazySchema(() =>
+  z.object({
+    apiVersion: z.literal('apiextensions.k8s.io/v1'),
+    kind: z.literal('ConversionReview'),
+    request: z.object({
+      uid: z.string().min(1).max(128),
+      desiredAPIVersion: z.string().min(1).max(256),
+      objects: z.array(z.unknown()),
+    }),
   }),
-})
+)
 
 /** A ConversionReview request. */
-export type ConversionRequest = z.infer<typeof conversionReviewSchema>['request']
+export type ConversionRequest = z.infer<ReturnType<typeof conversionReviewSchema>>['request']
 
 /** The response half of an AdmissionReview. */
 export interface AdmissionResponse {

@@ -7,7 +7,10 @@ import type { machineClassSchema } from '../v1beta1/machine-class'
 import { compact } from './conversion-data'
 import type { ConverterOf, Versions } from './spoke-converter'
 
-type Types = Versions<typeof machineClassSchema, typeof machineClassV1alpha1Schema>
+type Types = Versions<
+  ReturnType<typeof machineClassSchema>,
+  ReturnType<typeof machineClassV1alpha1Schema>
+>
 
 /** The MachineClass converter: fields not named here are the same in both versions. */
 export const machineClassConverter: ConverterOf<Types> = {

@@ -8,7 +8,10 @@ import { compact } from './conversion-data'
 import { replicaCounts, replicatedSpecDown, replicatedSpecUp } from './machine-set'
 import type { ConverterOf, Versions } from './spoke-converter'
 
-type Types = Versions<typeof machineDeploymentSchema, typeof machineDeploymentV1alpha1Schema>
+type Types = Versions<
+  ReturnType<typeof machineDeploymentSchema>,
+  ReturnType<typeof machineDeploymentV1alpha1Schema>
+>
 type DeletePolicy = NonNullable<
   NonNullable<NonNullable<Types['hubSpec']['strategy']>['rollingUpdate']>['deletePolicy']
 >

@@ -4,7 +4,10 @@ import type { machineHealthCheckSchema } from '../v1beta1/machine-health-check'
 import { type ConversionData, compact } from './conversion-data'
 import type { ConverterOf, Versions } from './spoke-converter'
 
-type Types = Versions<typeof machineHealthCheckSchema, typeof machineHealthCheckV1alpha1Schema>
+type Types = Versions<
+  ReturnType<typeof machineHealthCheckSchema>,
+  ReturnType<typeof machineHealthCheckV1alpha1Schema>
+>
 
 /** The MachineHealthCheck converter. */
 export const machineHealthCheckConverter: ConverterOf<Types> = {

@@ -5,7 +5,10 @@ import { type ConversionData, compact, dataObject } from './conversion-data'
 import { machineSpecToHub, machineSpecToV1alpha1 } from './machine'
 import { type ConverterOf, type Lowered, nonEmpty, type Versions } from './spoke-converter'
 
-type Types = Versions<typeof machineSetSchema, typeof machineSetV1alpha1Schema>
+type Types = Versions<
+  ReturnType<typeof machineSetSchema>,
+  ReturnType<typeof machineSetV1alpha1Schema>
+>
 
 type HubTemplate = Types['hubSpec']['template']
 type SpokeTemplate = Types['spokeSpec']['template']

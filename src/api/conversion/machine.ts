@@ -5,10 +5,10 @@ import type { machineSpecSchema, machineStatusSchema } from '../v1beta1/machine'
 import { type ConversionData, compact } from './conversion-data'
 import type { Lowered, SpokeConverter } from './spoke-converter'
 
-type HubSpec = z.input<typeof machineSpecSchema>
-type HubStatus = z.input<typeof machineStatusSchema>
-type SpokeSpec = z.input<typeof machineSpecV1alpha1Schema>
-type SpokeStatus = z.input<typeof machineStatusV1alpha1Schema>
+type HubSpec = z.input<ReturnType<typeof machineSpecSchema>>
+type HubStatus = z.input<ReturnType<typeof machineStatusSchema>>
+type SpokeSpec = z.input<ReturnType<typeof machineSpecV1alpha1Schema>>
+type SpokeStatus = z.input<ReturnType<typeof machineStatusV1alpha1Schema>>
 
 /** A v1beta1 Machine spec down to v1alpha1: classRef becomes valueFrom.machineClass. */
 export function machineSpecToV1alpha1(spec: HubSpec): Lowered<SpokeSpec> {

@@ -15,7 +15,7 @@ type Raw = Record<string, unknown>
  * an object zod rejects gets only the cross-field defaults (validation reports the rest).
  */
 export function defaultObject(kind: Kind, object: Raw, old: Raw | undefined): Raw {
-  const schema = kindDefinition(kind).schemas.v1beta1
+  const schema = kindDefinition(kind).schemas.v1beta1()
   const parsed = schema.safeParse(object)
   // Work on a copy: the cross-field defaults below mutate nested objects in place. mergeDefaults
   // already copies every object and array the schema knows, which is all those defaults touch.

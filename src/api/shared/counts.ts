@@ -1,5 +1,6 @@
 /** @module The non-negative counters status fields report. */
 import { z } from 'zod'
+import { lazySchema } from './lazy-schema'
 
 /** An optional status counter (Machines, replicas...). */
 export function countSchema(description: string) {
@@ -7,4 +8,6 @@ export function countSchema(description: string) {
 }
 
 /** The generation a controller last reconciled, as every kind's status reports it. */
-export const observedGenerationSchema = countSchema('The generation last reconciled.')
+export const observedGenerationSchema = lazySchema(() =>
+  countSchema('The generation last reconciled.'),
+)

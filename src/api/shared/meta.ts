@@ -1,23 +1,26 @@
 /** @module Object metadata, references and template metadata shared by every kind. */
 import { z } from 'zod'
+import { lazySchema } from './lazy-schema'
 
 /**
  * Top-level metadata as admission and conversion receive it. Only the fields the webhook reads are
  * typed; everything else (uid, managedFields...) passes through untouched.
  */
-export const objectMetaSchema = z.looseObject({
-  name: z.string().optional(),
-  generateName: z.string().optional(),
-  namespace: z.string().optional(),
-  uid: z.string().optional(),
-  resourceVersion: z.string().optional(),
-  generation: z.number().optional(),
-  labels: z.record(z.string(), z.string()).optional(),
-  annotations: z.record(z.string(), z.string()).optional(),
-})
+export const objectMetaSchema = lazySchema(() =>
+  z.looseObject({
+    name: z.string().optional(),
+    generateName: z.string().optional(),
+    namespace: z.string().optional(),
+    uid: z.string().optional(),
+    resourceVersion: z.string().optional(),
+    generation: z.number().optional(),
+    labels: z.record(z.string(), z.string()).optional(),
+    annotations: z.record(z.string(), z.string()).optional(),
+  }),
+)
 
 /** Kubernetes object metadata. */
-export type ObjectMeta = z.infer<typeof objectMetaSchema>
+export type ObjectMeta = z.infer<ReturnType<typeof objectMetaSchema>>
 
 /** Labels and annotations to stamp on generated objects (Machines of a set, the Node of a Machine). */
 export function templateMetaSchema(description: string) {

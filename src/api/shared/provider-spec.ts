@@ -1,5 +1,6 @@
 /** @module How a Machine names its provider, and the port through which admission finds that provider's schema. */
 import { z } from 'zod'
+import { lazySchema } from './lazy-schema'
 
 /**
  * Looks up a provider's own zod schema for its spec by provider name (e.g. `aws`, `kwok`).
@@ -9,12 +10,16 @@ import { z } from 'zod'
 export type ProviderSpecSchemas = (provider: string) => z.ZodType | undefined
 
 /** A provider name: a short DNS label such as `aws` or `kwok`. */
-export const providerNameSchema = z
-  .string()
-  .min(1)
-  .max(63)
-  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, { message: 'must be a lowercase DNS label, e.g. aws' })
-  .describe('Name of the provider that actuates the machine, e.g. aws or kwok.')
+export const providerNameSchema = lazySchema(() =>
+  z
+    .string()
+    .min(1)
+    .max(63)
+    .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, {
+      message: 'must be a lowercase DNS label, e.g. aws',
+    })
+    .describe('Name of the provider that actuates the machine, e.g. aws or kwok.'),
+)
 
 /** Opaque provider data: kept verbatim by the apiserver, validated by the provider's schema. */
 export function providerDataSchema(description: string) {
@@ -28,6 +33,8 @@ export function providerDataSchema(description: string) {
 export type ProviderData = Record<string, unknown>
 
 /** A Machine's provider spec, wherever one is written (inline on a Machine, or in a MachineClass). */
-export const providerMachineSpecSchema = providerDataSchema(
-  "The provider's machine spec, validated against that provider's schema on admission.",
+export const providerMachineSpecSchema = lazySchema(() =>
+  providerDataSchema(
+    "The provider's machine spec, validated against that provider's schema on admission.",
+  ),
 )

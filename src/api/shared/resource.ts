@@ -17,7 +17,7 @@ export function resourceSchema<Spec extends z.ZodType, Status extends z.ZodType>
   return z.object({
     apiVersion: z.literal(`${API_GROUP}/${options.version}`),
     kind: z.literal(options.kind),
-    metadata: objectMetaSchema,
+    metadata: objectMetaSchema(),
     spec: options.spec,
     status: options.status.optional(),
   })

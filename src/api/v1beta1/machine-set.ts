@@ -2,77 +2,90 @@
 import { z } from 'zod'
 import { countSchema, observedGenerationSchema } from '../shared/counts'
 import { labelSelectorSchema } from '../shared/label-selector'
+import { lazySchema } from '../shared/lazy-schema'
 import { templateMetaSchema } from '../shared/meta'
 import { hubResourceSchema, hubStatusSchema } from '../shared/resource'
 import { machineSpecSchema } from './machine'
 
 /** The template a set stamps Machines from. */
-export const machineTemplateSchema = z
-  .object({
-    metadata: templateMetaSchema(
-      'Labels and annotations of the Machines; labels must match the selector.',
-    ).optional(),
-    spec: machineSpecSchema,
-  })
-  .describe('The Machines to create.')
+export const machineTemplateSchema = lazySchema(() =>
+  z
+    .object({
+      metadata: templateMetaSchema(
+        'Labels and annotations of the Machines; labels must match the selector.',
+      ).optional(),
+      spec: machineSpecSchema(),
+    })
+    .describe('The Machines to create.'),
+)
 
 /** Which Machines go first on scale-down. */
 export const DELETE_POLICIES = ['Random', 'Newest', 'Oldest'] as const
 
 /** The desired number of Machines of a MachineSet or MachineDeployment. */
-export const desiredReplicasSchema = z
-  .int()
-  .min(0)
-  .max(100_000)
-  .optional()
-  .describe('Desired number of Machines (scale subresource).')
+export const desiredReplicasSchema = lazySchema(() =>
+  z
+    .int()
+    .min(0)
+    .max(100_000)
+    .optional()
+    .describe('Desired number of Machines (scale subresource).'),
+)
 
 /** Replica counters shared by MachineSet and MachineDeployment status. */
-export const replicaStatusFields = {
-  replicas: countSchema('Machines that exist and match the selector.'),
-  readyReplicas: countSchema('Machines whose Node is Ready.'),
-  availableReplicas: countSchema('Machines Ready for at least minReadySeconds.'),
-  selector: z
-    .string()
-    .max(4096)
-    .optional()
-    .describe('The selector as a string, for the scale subresource.'),
-  observedGeneration: observedGenerationSchema,
+export function replicaStatusFields() {
+  return {
+    replicas: countSchema('Machines that exist and match the selector.'),
+    readyReplicas: countSchema('Machines whose Node is Ready.'),
+    availableReplicas: countSchema('Machines Ready for at least minReadySeconds.'),
+    selector: z
+      .string()
+      .max(4096)
+      .optional()
+      .describe('The selector as a string, for the scale subresource.'),
+    observedGeneration: observedGenerationSchema(),
+  }
 }
 
 /** The v1beta1 MachineSet spec. */
-export const machineSetSpecSchema = z
-  .object({
-    replicas: desiredReplicasSchema,
-    selector: labelSelectorSchema.describe(
-      'Selects the Machines of this set; must match the template labels. Immutable.',
-    ),
-    template: machineTemplateSchema,
-    deletePolicy: z
-      .enum(DELETE_POLICIES)
-      .default('Random')
-      .describe('Which Machines to delete first on scale-down: Random, Newest or Oldest.'),
-    minReadySeconds: z
-      .int()
-      .min(0)
-      .max(86_400)
-      .default(0)
-      .describe('Seconds a Machine must be Ready before it counts as available.'),
-  })
-  .describe('The desired state of a MachineSet.')
+export const machineSetSpecSchema = lazySchema(() =>
+  z
+    .object({
+      replicas: desiredReplicasSchema(),
+      selector: labelSelectorSchema().describe(
+        'Selects the Machines of this set; must match the template labels. Immutable.',
+      ),
+      template: machineTemplateSchema(),
+      deletePolicy: z
+        .enum(DELETE_POLICIES)
+        .default('Random')
+        .describe('Which Machines to delete first on scale-down: Random, Newest or Oldest.'),
+      minReadySeconds: z
+        .int()
+        .min(0)
+        .max(86_400)
+        .default(0)
+        .describe('Seconds a Machine must be Ready before it counts as available.'),
+    })
+    .describe('The desired state of a MachineSet.'),
+)
 
 /** The observed state of a MachineSet. */
-export const machineSetStatusSchema = hubStatusSchema('MachineSet', {
-  ...replicaStatusFields,
-  fullyLabeledReplicas: countSchema('Machines whose labels match the template labels.'),
-  failureReason: z.string().max(256).optional().describe('A terminal problem, machine-readable.'),
-  failureMessage: z.string().max(10240).optional().describe('A terminal problem, for humans.'),
-})
+export const machineSetStatusSchema = lazySchema(() =>
+  hubStatusSchema('MachineSet', {
+    ...replicaStatusFields(),
+    fullyLabeledReplicas: countSchema('Machines whose labels match the template labels.'),
+    failureReason: z.string().max(256).optional().describe('A terminal problem, machine-readable.'),
+    failureMessage: z.string().max(10240).optional().describe('A terminal problem, for humans.'),
+  }),
+)
 
 /** A v1beta1 MachineSet. */
-export type MachineSet = z.infer<typeof machineSetSchema>
+export type MachineSet = z.infer<ReturnType<typeof machineSetSchema>>
 /** The whole v1beta1 MachineSet object. */
-export const machineSetSchema = hubResourceSchema('MachineSet', {
-  spec: machineSetSpecSchema,
-  status: machineSetStatusSchema,
-}).describe('A MachineSet: a number of identical Machines.')
+export const machineSetSchema = lazySchema(() =>
+  hubResourceSchema('MachineSet', {
+    spec: machineSetSpecSchema(),
+    status: machineSetStatusSchema(),
+  }).describe('A MachineSet: a number of identical Machines.'),
+)

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { timestampSchema } from '../shared/conditions'
 import { observedGenerationSchema } from '../shared/counts'
 import { durationSchema } from '../shared/duration'
+import { lazySchema } from '../shared/lazy-schema'
 import { localReferenceSchema, templateMetaSchema } from '../shared/meta'
 import {
   machineAddressSchema,
@@ -18,81 +19,87 @@ import {
 import { hubResourceSchema, hubStatusSchema } from '../shared/resource'
 
 /** The provider and its spec, inline. */
-export const inlineProviderSpecSchema = z
-  .object({
-    provider: providerNameSchema,
-    value: providerMachineSpecSchema,
-  })
-  .describe('The provider and its machine spec, inline. Exclusive with classRef.')
+export const inlineProviderSpecSchema = lazySchema(() =>
+  z
+    .object({
+      provider: providerNameSchema(),
+      value: providerMachineSpecSchema(),
+    })
+    .describe('The provider and its machine spec, inline. Exclusive with classRef.'),
+)
 
 /** One lifecycle hook: deletion waits while it is present. */
-const lifecycleHookSchema = z
-  .object({
-    name: z.string().min(1).max(256).describe('Name of the hook, unique per owner.'),
-    owner: z.string().min(1).max(512).describe('Who added the hook and will remove it.'),
-  })
-  .describe('A hook that blocks a deletion stage until its owner removes it.')
+const lifecycleHookSchema = lazySchema(() =>
+  z
+    .object({
+      name: z.string().min(1).max(256).describe('Name of the hook, unique per owner.'),
+      owner: z.string().min(1).max(512).describe('Who added the hook and will remove it.'),
+    })
+    .describe('A hook that blocks a deletion stage until its owner removes it.'),
+)
 
 const hookListSchema = (stage: string) =>
   z
-    .array(lifecycleHookSchema)
+    .array(lifecycleHookSchema())
     .max(32)
     .optional()
     .describe(`Hooks that must all be removed before ${stage}.`)
 
 /** The v1beta1 Machine spec; also the spec of MachineSet and MachineDeployment templates. */
-export const machineSpecSchema = z
-  .object({
-    providerSpec: inlineProviderSpecSchema.optional(),
-    classRef: localReferenceSchema(
-      'The MachineClass that holds the provider and its spec. Exclusive with providerSpec.',
-      'MachineClass',
-    ).optional(),
-    providerID: z
-      .string()
-      .min(1)
-      .max(512)
-      .meta({
-        'x-kubernetes-validations': [
-          { rule: 'self == oldSelf', message: 'providerID is immutable once set' },
-        ],
-      })
-      .optional()
-      .describe('The provider ID of the machine, equal to the Node spec.providerID. Set once.'),
-    versions: machineVersionsSchema(
-      'Desired versions of the Kubernetes components; optional.',
-    ).optional(),
-    metadata: templateMetaSchema('Labels and annotations to propagate to the Node.').optional(),
-    taints: z.array(taintSchema).max(64).optional().describe('Taints to keep on the Node.'),
-    lifecycleHooks: z
-      .object({
-        preDrain: hookListSchema('the Node is drained'),
-        preTerminate: hookListSchema('the instance is terminated'),
-      })
-      .optional()
-      .describe('Hooks that pause deletion at the drain and terminate stages.'),
-    nodeDrainTimeout: durationSchema(
-      'How long to try draining the Node before deleting anyway; unset or 0 means no limit.',
-    ).optional(),
-    nodeVolumeDetachTimeout: durationSchema(
-      'How long to wait for volumes to detach from the Node; unset or 0 means no limit.',
-    ).optional(),
-    nodeDeletionTimeout: durationSchema(
-      'How long to retry deleting the Node after the instance is gone; 0 means retry forever.',
-    ).default('10s'),
-  })
-  .meta({
-    'x-kubernetes-validations': [
-      {
-        rule: 'has(self.providerSpec) != has(self.classRef)',
-        message: 'exactly one of providerSpec or classRef must be set',
-      },
-    ],
-  })
-  .describe('The desired state of a Machine.')
+export const machineSpecSchema = lazySchema(() =>
+  z
+    .object({
+      providerSpec: inlineProviderSpecSchema().optional(),
+      classRef: localReferenceSchema(
+        'The MachineClass that holds the provider and its spec. Exclusive with providerSpec.',
+        'MachineClass',
+      ).optional(),
+      providerID: z
+        .string()
+        .min(1)
+        .max(512)
+        .meta({
+          'x-kubernetes-validations': [
+            { rule: 'self == oldSelf', message: 'providerID is immutable once set' },
+          ],
+        })
+        .optional()
+        .describe('The provider ID of the machine, equal to the Node spec.providerID. Set once.'),
+      versions: machineVersionsSchema(
+        'Desired versions of the Kubernetes components; optional.',
+      ).optional(),
+      metadata: templateMetaSchema('Labels and annotations to propagate to the Node.').optional(),
+      taints: z.array(taintSchema()).max(64).optional().describe('Taints to keep on the Node.'),
+      lifecycleHooks: z
+        .object({
+          preDrain: hookListSchema('the Node is drained'),
+          preTerminate: hookListSchema('the instance is terminated'),
+        })
+        .optional()
+        .describe('Hooks that pause deletion at the drain and terminate stages.'),
+      nodeDrainTimeout: durationSchema(
+        'How long to try draining the Node before deleting anyway; unset or 0 means no limit.',
+      ).optional(),
+      nodeVolumeDetachTimeout: durationSchema(
+        'How long to wait for volumes to detach from the Node; unset or 0 means no limit.',
+      ).optional(),
+      nodeDeletionTimeout: durationSchema(
+        'How long to retry deleting the Node after the instance is gone; 0 means retry forever.',
+      ).default('10s'),
+    })
+    .meta({
+      'x-kubernetes-validations': [
+        {
+          rule: 'has(self.providerSpec) != has(self.classRef)',
+          message: 'exactly one of providerSpec or classRef must be set',
+        },
+      ],
+    })
+    .describe('The desired state of a Machine.'),
+)
 
 /** The v1beta1 Machine spec. */
-export type MachineSpec = z.infer<typeof machineSpecSchema>
+export type MachineSpec = z.infer<ReturnType<typeof machineSpecSchema>>
 
 /** The lifecycle phases of a Machine, in the order it passes through them. */
 export const MACHINE_PHASES = [
@@ -105,49 +112,57 @@ export const MACHINE_PHASES = [
 ] as const
 
 /** The observed state of a Machine. */
-export const machineStatusSchema = hubStatusSchema('Machine', {
-  phase: z
-    .enum(MACHINE_PHASES)
-    .optional()
-    .describe('Pending, Provisioning, Provisioned, Running, Deleting or Failed.'),
-  nodeRef: nodeReferenceSchema.optional(),
-  addresses: z.array(machineAddressSchema).max(64).optional().describe('Addresses of the machine.'),
-  providerStatus: providerDataSchema(
-    "The provider's view of the machine (instance state...).",
-  ).optional(),
-  versions: machineVersionsSchema('Observed versions of the Kubernetes components.').optional(),
-  failureReason: z
-    .string()
-    .max(256)
-    .optional()
-    .describe('A terminal problem, machine-readable; needs a human.'),
-  failureMessage: z.string().max(10240).optional().describe('A terminal problem, for humans.'),
-  observedGeneration: observedGenerationSchema,
-  lastUpdated: timestampSchema('When the phase last changed.').optional(),
-  deletion: z
-    .object({
-      nodeDrainStartTime: timestampSchema('When draining the Node started.').optional(),
-      waitForNodeVolumeDetachStartTime: timestampSchema(
-        'When waiting for volume detach started.',
-      ).optional(),
-      waitForPreDrainHookStartTime: timestampSchema(
-        'When waiting for pre-drain hooks started.',
-      ).optional(),
-      waitForPreTerminateHookStartTime: timestampSchema(
-        'When waiting for pre-terminate hooks started.',
-      ).optional(),
-    })
-    .optional()
-    .describe('Timers of the deletion stages, to enforce their timeouts.'),
-})
+export const machineStatusSchema = lazySchema(() =>
+  hubStatusSchema('Machine', {
+    phase: z
+      .enum(MACHINE_PHASES)
+      .optional()
+      .describe('Pending, Provisioning, Provisioned, Running, Deleting or Failed.'),
+    nodeRef: nodeReferenceSchema().optional(),
+    addresses: z
+      .array(machineAddressSchema())
+      .max(64)
+      .optional()
+      .describe('Addresses of the machine.'),
+    providerStatus: providerDataSchema(
+      "The provider's view of the machine (instance state...).",
+    ).optional(),
+    versions: machineVersionsSchema('Observed versions of the Kubernetes components.').optional(),
+    failureReason: z
+      .string()
+      .max(256)
+      .optional()
+      .describe('A terminal problem, machine-readable; needs a human.'),
+    failureMessage: z.string().max(10240).optional().describe('A terminal problem, for humans.'),
+    observedGeneration: observedGenerationSchema(),
+    lastUpdated: timestampSchema('When the phase last changed.').optional(),
+    deletion: z
+      .object({
+        nodeDrainStartTime: timestampSchema('When draining the Node started.').optional(),
+        waitForNodeVolumeDetachStartTime: timestampSchema(
+          'When waiting for volume detach started.',
+        ).optional(),
+        waitForPreDrainHookStartTime: timestampSchema(
+          'When waiting for pre-drain hooks started.',
+        ).optional(),
+        waitForPreTerminateHookStartTime: timestampSchema(
+          'When waiting for pre-terminate hooks started.',
+        ).optional(),
+      })
+      .optional()
+      .describe('Timers of the deletion stages, to enforce their timeouts.'),
+  }),
+)
 
 /** A v1beta1 Machine (output of parsing: defaults applied). */
-export type Machine = z.infer<typeof machineSchema>
+export type Machine = z.infer<ReturnType<typeof machineSchema>>
 /** The whole v1beta1 Machine object. */
-export const machineSchema = hubResourceSchema('Machine', {
-  spec: machineSpecSchema,
-  status: machineStatusSchema,
-}).describe('A Machine: one node-to-be, provisioned by a provider.')
+export const machineSchema = lazySchema(() =>
+  hubResourceSchema('Machine', {
+    spec: machineSpecSchema(),
+    status: machineStatusSchema(),
+  }).describe('A Machine: one node-to-be, provisioned by a provider.'),
+)
 
 /** The observed state of a v1beta1 Machine. */
-export type MachineStatus = z.infer<typeof machineStatusSchema>
+export type MachineStatus = z.infer<ReturnType<typeof machineStatusSchema>>

@@ -28,7 +28,7 @@ export function validateObject(
   old: unknown,
   deps: ValidationDeps,
 ): FieldError[] {
-  const schema = kindDefinition(kind).schemas.v1beta1
+  const schema = kindDefinition(kind).schemas.v1beta1()
   const parsed = schema.safeParse(object)
   if (!parsed.success) return checkSchema(schema, object, '')
   const previous = old === undefined ? undefined : schema.safeParse(old)

@@ -51,7 +51,7 @@ interface Session {
 /** Creates the actuator; it holds no state besides the injected client pool. */
 export function createAwsActuator(options: AwsActuatorOptions): Actuator {
   async function session(ctx: ActuatorContext): Promise<Session> {
-    const spec = parseProviderSpec(awsProviderSpecSchema, ctx.providerSpec)
+    const spec = parseProviderSpec(awsProviderSpecSchema(), ctx.providerSpec)
     const credentials = await readCredentials(ctx, spec)
     return { spec, client: options.clients.get(spec.region, credentials) }
   }

@@ -42,7 +42,7 @@ export function createAwsProvider(options: AwsProviderOptions = {}): AwsProvider
       launchGraceMs: options.launchGraceMs ?? 120_000,
     }),
     async sweepOrphans(request) {
-      const spec = parseProviderSpec(awsProviderSpecSchema, request.providerSpec)
+      const spec = parseProviderSpec(awsProviderSpecSchema(), request.providerSpec)
       const client = clients.get(spec.region, await readCredentials(request, spec))
       return await sweepOrphans({
         client,
@@ -55,7 +55,7 @@ export function createAwsProvider(options: AwsProviderOptions = {}): AwsProvider
       })
     },
     async capacity(request) {
-      const spec = parseProviderSpec(awsProviderSpecSchema, request.providerSpec)
+      const spec = parseProviderSpec(awsProviderSpecSchema(), request.providerSpec)
       const client = clients.get(spec.region, await readCredentials(request, spec))
       return await describeCapacity(client, spec.instanceType, request.signal)
     },

@@ -4,15 +4,18 @@
  * descriptions become `kubectl explain` text.
  */
 import { z } from 'zod'
+import { lazySchema } from '../../api/shared/lazy-schema'
 import { reservedTagPrefix } from './tags'
 
 /** An EC2 Describe* filter (`Name` / `Values`). */
-export const awsFilterSchema = z.strictObject({
-  name: z.string().min(1).describe('EC2 filter name, e.g. tag:Name or name.'),
-  values: z.array(z.string()).min(1).describe('Values; any match passes the filter.'),
-})
+export const awsFilterSchema = lazySchema(() =>
+  z.strictObject({
+    name: z.string().min(1).describe('EC2 filter name, e.g. tag:Name or name.'),
+    values: z.array(z.string()).min(1).describe('Values; any match passes the filter.'),
+  }),
+)
 
-const filtersSchema = z.array(awsFilterSchema).min(1)
+const filtersSchema = lazySchema(() => z.array(awsFilterSchema()).min(1))
 
 function exactlyOne(v: { id?: unknown; filters?: unknown }): boolean {
   return (v.id === undefined) !== (v.filters === undefined)
@@ -25,156 +28,167 @@ function idSchema(pattern: RegExp) {
 /** Exactly one of `id` or `filters`. */
 function idOrFilters(what: string, pattern: RegExp) {
   return z
-    .strictObject({ id: idSchema(pattern), filters: filtersSchema.optional() })
+    .strictObject({ id: idSchema(pattern), filters: filtersSchema().optional() })
     .refine(exactlyOne, { message: `set exactly one of ${what}.id or ${what}.filters` })
 }
 
-const amiSchema = z
-  .strictObject({
-    id: idSchema(/^ami-[0-9a-f]+$/),
-    filters: filtersSchema.optional(),
-    owners: z.array(z.string().min(1)).optional().describe('Image owners (with filters).'),
-  })
-  .refine(exactlyOne, { message: 'set exactly one of ami.id or ami.filters' })
+const amiSchema = lazySchema(() =>
+  z
+    .strictObject({
+      id: idSchema(/^ami-[0-9a-f]+$/),
+      filters: filtersSchema().optional(),
+      owners: z.array(z.string().min(1)).optional().describe('Image owners (with filters).'),
+    })
+    .refine(exactlyOne, { message: 'set exactly one of ami.id or ami.filters' }),
+)
 
 const volumeTypes = ['gp2', 'gp3', 'io1', 'io2', 'st1', 'sc1', 'standard'] as const
 
 /** An EBS volume: the root one (no device name) or an extra one. */
-export const awsVolumeSchema = z
-  .strictObject({
-    sizeGiB: z.number().int().min(1).max(65_536).describe('Volume size in GiB.'),
-    type: z.enum(volumeTypes).default('gp3').describe('EBS volume type.'),
-    iops: z.number().int().min(100).optional().describe('Provisioned IOPS (gp3, io1, io2 only).'),
-    throughputMiBps: z.number().int().min(125).max(2000).optional().describe('gp3 only.'),
-    encrypted: z.boolean().default(true).describe('Encrypt the volume (default true).'),
-    kmsKeyId: z.string().min(1).optional().describe('KMS key id or ARN; default: account key.'),
-  })
-  .refine((v) => v.iops === undefined || ['gp3', 'io1', 'io2'].includes(v.type), {
-    message: 'iops is only valid for gp3, io1 and io2 volumes',
-    path: ['iops'],
-  })
-  .refine((v) => v.throughputMiBps === undefined || v.type === 'gp3', {
-    message: 'throughputMiBps is only valid for gp3 volumes',
-    path: ['throughputMiBps'],
-  })
-  .refine((v) => v.kmsKeyId === undefined || v.encrypted, {
-    message: 'kmsKeyId requires encrypted: true',
-    path: ['kmsKeyId'],
-  })
+export const awsVolumeSchema = lazySchema(() =>
+  z
+    .strictObject({
+      sizeGiB: z.number().int().min(1).max(65_536).describe('Volume size in GiB.'),
+      type: z.enum(volumeTypes).default('gp3').describe('EBS volume type.'),
+      iops: z.number().int().min(100).optional().describe('Provisioned IOPS (gp3, io1, io2 only).'),
+      throughputMiBps: z.number().int().min(125).max(2000).optional().describe('gp3 only.'),
+      encrypted: z.boolean().default(true).describe('Encrypt the volume (default true).'),
+      kmsKeyId: z.string().min(1).optional().describe('KMS key id or ARN; default: account key.'),
+    })
+    .refine((v) => v.iops === undefined || ['gp3', 'io1', 'io2'].includes(v.type), {
+      message: 'iops is only valid for gp3, io1 and io2 volumes',
+      path: ['iops'],
+    })
+    .refine((v) => v.throughputMiBps === undefined || v.type === 'gp3', {
+      message: 'throughputMiBps is only valid for gp3 volumes',
+      path: ['throughputMiBps'],
+    })
+    .refine((v) => v.kmsKeyId === undefined || v.encrypted, {
+      message: 'kmsKeyId requires encrypted: true',
+      path: ['kmsKeyId'],
+    }),
+)
 
-const tagKey = z
-  .string()
-  .min(1)
-  .max(128)
-  .refine((k) => !k.startsWith('aws:') && !k.startsWith(reservedTagPrefix), {
-    message: `tag keys starting with aws: or ${reservedTagPrefix} are reserved`,
-  })
+const tagKey = lazySchema(() =>
+  z
+    .string()
+    .min(1)
+    .max(128)
+    .refine((k) => !k.startsWith('aws:') && !k.startsWith(reservedTagPrefix), {
+      message: `tag keys starting with aws: or ${reservedTagPrefix} are reserved`,
+    }),
+)
 
 /** The `aws` provider spec. */
-export const awsProviderSpecSchema = z
-  .strictObject({
-    region: z
-      .string()
-      .regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'must be an AWS region such as eu-west-1')
-      .optional()
-      .describe("AWS region; default: the SDK's (AWS_REGION, profile, IMDS)."),
-    credentialsSecret: z
-      .strictObject({ name: z.string().min(1) })
-      .optional()
-      .describe(
-        'Secret (Machine namespace) with aws_access_key_id, aws_secret_access_key and optional ' +
-          "aws_session_token; default: the MachineClass's credentialsSecretRef, else the SDK chain.",
+export const awsProviderSpecSchema = lazySchema(() =>
+  z
+    .strictObject({
+      region: z
+        .string()
+        .regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'must be an AWS region such as eu-west-1')
+        .optional()
+        .describe("AWS region; default: the SDK's (AWS_REGION, profile, IMDS)."),
+      credentialsSecret: z
+        .strictObject({ name: z.string().min(1) })
+        .optional()
+        .describe(
+          'Secret (Machine namespace) with aws_access_key_id, aws_secret_access_key and optional ' +
+            "aws_session_token; default: the MachineClass's credentialsSecretRef, else the SDK chain.",
+        ),
+      ami: amiSchema().describe(
+        'The AMI by id, or by filters (the newest match by creation date wins).',
       ),
-    ami: amiSchema.describe(
-      'The AMI by id, or by filters (the newest match by creation date wins).',
-    ),
-    instanceType: z.string().regex(/^[a-z0-9-]+\.[a-z0-9]+$/, 'e.g. m7i.large'),
-    subnet: idOrFilters('subnet', /^subnet-[0-9a-f]+$/).describe(
-      'The subnet by id, or by filters (the first match by id wins, for determinism).',
-    ),
-    securityGroups: z
-      .array(idOrFilters('securityGroups[]', /^sg-[0-9a-f]+$/))
-      .default([])
-      .describe('Security groups by id or filters; empty means the VPC default group.'),
-    iamInstanceProfile: z
-      .strictObject({ name: z.string().min(1).optional(), arn: z.string().min(1).optional() })
-      .refine((v) => (v.name === undefined) !== (v.arn === undefined), {
-        message: 'set exactly one of iamInstanceProfile.name or iamInstanceProfile.arn',
-      })
-      .optional(),
-    keyName: z.string().min(1).optional().describe('EC2 key pair name.'),
-    userDataSecret: z
-      .strictObject({ name: z.string().min(1), key: z.string().min(1).default('userData') })
-      .optional()
-      .describe(
-        "Secret holding the bootstrap user data, passed through as-is (default: the MachineClass's " +
-          'userDataSecretRef). Never logged.',
+      instanceType: z.string().regex(/^[a-z0-9-]+\.[a-z0-9]+$/, 'e.g. m7i.large'),
+      subnet: idOrFilters('subnet', /^subnet-[0-9a-f]+$/).describe(
+        'The subnet by id, or by filters (the first match by id wins, for determinism).',
       ),
-    tags: z
-      .record(tagKey, z.string().max(256))
-      .default({})
-      .describe('Extra tags for all resources.'),
-    placement: z
-      .strictObject({
-        availabilityZone: z.string().min(1).optional(),
-        tenancy: z.enum(['default', 'dedicated', 'host']).optional(),
-        groupName: z.string().min(1).optional().describe('An existing placement group.'),
-        partitionNumber: z.number().int().min(1).max(7).optional(),
-      })
-      .optional(),
-    rootVolume: awsVolumeSchema.optional().describe("Root volume; default: the AMI's."),
-    blockDevices: z
-      .array(
-        z.strictObject({
-          deviceName: z.string().regex(/^\/dev\/(sd[b-z]|xvd[b-z][a-z]?|nvme\d+n\d+)$/),
-          volume: awsVolumeSchema,
-        }),
-      )
-      .default([])
-      .describe('Extra EBS volumes, deleted with the instance.'),
-    spot: z
-      .strictObject({
-        maxPrice: z
-          .string()
-          .regex(/^\d+(\.\d+)?$/)
-          .optional()
-          .describe('USD per hour; default: the on-demand price.'),
-      })
-      .optional()
-      .describe('Run as a one-time spot instance, terminated on interruption.'),
-    metadataOptions: z
-      .strictObject({
-        httpTokens: z.enum(['required', 'optional']).default('required').describe('IMDSv2.'),
-        httpPutResponseHopLimit: z.number().int().min(1).max(64).default(2),
-        httpEndpoint: z.enum(['enabled', 'disabled']).default('enabled'),
-        instanceMetadataTags: z.enum(['enabled', 'disabled']).default('disabled'),
-      })
-      .prefault({})
-      .describe('Instance metadata service options; IMDSv2 (httpTokens: required) by default.'),
-    publicIP: z.boolean().optional().describe("Associate a public IPv4; default: the subnet's."),
-    capacityReservation: z
-      .strictObject({
-        preference: z.enum(['open', 'none']).optional(),
-        id: z
-          .string()
-          .regex(/^cr-[0-9a-f]+$/)
-          .optional(),
-      })
-      .refine((v) => (v.preference === undefined) !== (v.id === undefined), {
-        message: 'set exactly one of capacityReservation.preference or capacityReservation.id',
-      })
-      .optional(),
-  })
-  .refine((v) => !(v.spot && v.capacityReservation?.id), {
-    message: 'spot instances cannot target a capacity reservation',
-    path: ['spot'],
-  })
-  .refine((v) => new Set(v.blockDevices.map((d) => d.deviceName)).size === v.blockDevices.length, {
-    message: 'device names must be unique',
-    path: ['blockDevices'],
-  })
+      securityGroups: z
+        .array(idOrFilters('securityGroups[]', /^sg-[0-9a-f]+$/))
+        .default([])
+        .describe('Security groups by id or filters; empty means the VPC default group.'),
+      iamInstanceProfile: z
+        .strictObject({ name: z.string().min(1).optional(), arn: z.string().min(1).optional() })
+        .refine((v) => (v.name === undefined) !== (v.arn === undefined), {
+          message: 'set exactly one of iamInstanceProfile.name or iamInstanceProfile.arn',
+        })
+        .optional(),
+      keyName: z.string().min(1).optional().describe('EC2 key pair name.'),
+      userDataSecret: z
+        .strictObject({ name: z.string().min(1), key: z.string().min(1).default('userData') })
+        .optional()
+        .describe(
+          "Secret holding the bootstrap user data, passed through as-is (default: the MachineClass's " +
+            'userDataSecretRef). Never logged.',
+        ),
+      tags: z
+        .record(tagKey(), z.string().max(256))
+        .default({})
+        .describe('Extra tags for all resources.'),
+      placement: z
+        .strictObject({
+          availabilityZone: z.string().min(1).optional(),
+          tenancy: z.enum(['default', 'dedicated', 'host']).optional(),
+          groupName: z.string().min(1).optional().describe('An existing placement group.'),
+          partitionNumber: z.number().int().min(1).max(7).optional(),
+        })
+        .optional(),
+      rootVolume: awsVolumeSchema().optional().describe("Root volume; default: the AMI's."),
+      blockDevices: z
+        .array(
+          z.strictObject({
+            deviceName: z.string().regex(/^\/dev\/(sd[b-z]|xvd[b-z][a-z]?|nvme\d+n\d+)$/),
+            volume: awsVolumeSchema(),
+          }),
+        )
+        .default([])
+        .describe('Extra EBS volumes, deleted with the instance.'),
+      spot: z
+        .strictObject({
+          maxPrice: z
+            .string()
+            .regex(/^\d+(\.\d+)?$/)
+            .optional()
+            .describe('USD per hour; default: the on-demand price.'),
+        })
+        .optional()
+        .describe('Run as a one-time spot instance, terminated on interruption.'),
+      metadataOptions: z
+        .strictObject({
+          httpTokens: z.enum(['required', 'optional']).default('required').describe('IMDSv2.'),
+          httpPutResponseHopLimit: z.number().int().min(1).max(64).default(2),
+          httpEndpoint: z.enum(['enabled', 'disabled']).default('enabled'),
+          instanceMetadataTags: z.enum(['enabled', 'disabled']).default('disabled'),
+        })
+        .prefault({})
+        .describe('Instance metadata service options; IMDSv2 (httpTokens: required) by default.'),
+      publicIP: z.boolean().optional().describe("Associate a public IPv4; default: the subnet's."),
+      capacityReservation: z
+        .strictObject({
+          preference: z.enum(['open', 'none']).optional(),
+          id: z
+            .string()
+            .regex(/^cr-[0-9a-f]+$/)
+            .optional(),
+        })
+        .refine((v) => (v.preference === undefined) !== (v.id === undefined), {
+          message: 'set exactly one of capacityReservation.preference or capacityReservation.id',
+        })
+        .optional(),
+    })
+    .refine((v) => !(v.spot && v.capacityReservation?.id), {
+      message: 'spot instances cannot target a capacity reservation',
+      path: ['spot'],
+    })
+    .refine(
+      (v) => new Set(v.blockDevices.map((d) => d.deviceName)).size === v.blockDevices.length,
+      {
+        message: 'device names must be unique',
+        path: ['blockDevices'],
+      },
+    ),
+)
 
 /** A parsed, defaulted `aws` provider spec. */
-export type AwsProviderSpec = z.output<typeof awsProviderSpecSchema>
+export type AwsProviderSpec = z.output<ReturnType<typeof awsProviderSpecSchema>>
 /** An `aws` provider spec as written by users (before defaults). */
-export type AwsProviderSpecInput = z.input<typeof awsProviderSpecSchema>
+export type AwsProviderSpecInput = z.input<ReturnType<typeof awsProviderSpecSchema>>

@@ -58,7 +58,7 @@ export function createKwokActuator(): Actuator {
     },
 
     async create(ctx: ActuatorContext, machine) {
-      const spec = parseProviderSpec(kwokProviderSpecSchema, ctx.providerSpec)
+      const spec = parseProviderSpec(kwokProviderSpecSchema(), ctx.providerSpec)
       validName(machine)
       const desired = simulatedNode(machine, spec)
       const nodes = kubeNodeWriter(ctx.kube)

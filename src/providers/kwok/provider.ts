@@ -16,7 +16,7 @@ export function createKwokProvider(): Provider {
     // The simulated Node reports its spec's allocatable as capacity, on the system kwok's
     // node-initialize stage gives every Node (amd64, linux).
     async capacity(request) {
-      const spec = parseProviderSpec(kwokProviderSpecSchema, request.providerSpec)
+      const spec = parseProviderSpec(kwokProviderSpecSchema(), request.providerSpec)
       return {
         capacity: { ...spec.allocatable },
         nodeInfo: { architecture: 'amd64', operatingSystem: 'linux' },

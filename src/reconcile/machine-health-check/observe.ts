@@ -44,7 +44,7 @@ function durationMs(value: string, path: string): number {
  * spec the schema rejects.
  */
 export function parseHealthCheckSpec(obj: KubeObject): HealthCheckSpec {
-  const parsed = machineHealthCheckSpecSchema.safeParse(obj.spec)
+  const parsed = machineHealthCheckSpecSchema().safeParse(obj.spec)
   if (!parsed.success) {
     throw new PermanentError('InvalidSpec', `spec is invalid: ${parsed.error.message}`)
   }

@@ -47,7 +47,7 @@ export function kwokMachine(
 export function kwokNodeFor(machine: KubeObject): KubeObject {
   const node = simulatedNode(
     toActuatorMachine(machine),
-    kwokProviderSpecSchema.parse(kwokProviderSpec.value),
+    kwokProviderSpecSchema().parse(kwokProviderSpec.value),
   )
   return {
     apiVersion: 'v1',

@@ -30,7 +30,7 @@ import {
 } from './autoscaler-role'
 
 const api = useMachineApi({
-  providerSchemas: (name) => (name === 'kwok' ? kwokProviderSpecSchema : undefined),
+  providerSchemas: (name) => (name === 'kwok' ? kwokProviderSpecSchema() : undefined),
 })
 const ns = useFileNamespace(() => api().kc, 'autoscaler')
 let kube: KubeClient

@@ -15,7 +15,7 @@ import { fullStackKube, startFullStack } from './fixture'
 import { isRunningMachine, kwokDeployment, machinesOf, readyHealthCheck } from './objects'
 
 const api = useMachineApi({
-  providerSchemas: (name) => (name === 'kwok' ? kwokProviderSpecSchema : undefined),
+  providerSchemas: (name) => (name === 'kwok' ? kwokProviderSpecSchema() : undefined),
 })
 const ns = useFileNamespace(() => api().kc, 'full-remediate')
 let kube: KubeClient

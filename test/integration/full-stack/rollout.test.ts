@@ -27,7 +27,7 @@ import {
 } from './objects'
 
 const api = useMachineApi({
-  providerSchemas: (name) => (name === 'kwok' ? kwokProviderSpecSchema : undefined),
+  providerSchemas: (name) => (name === 'kwok' ? kwokProviderSpecSchema() : undefined),
 })
 const ns = useFileNamespace(() => api().kc, 'full-rollout')
 let kube: KubeClient

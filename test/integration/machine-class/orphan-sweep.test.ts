@@ -26,7 +26,7 @@ const kube = () => {
   return kubeClient
 }
 const api = useMachineApi({
-  providerSchemas: (name) => (name === 'aws' ? awsProviderSpecSchema : undefined),
+  providerSchemas: (name) => (name === 'aws' ? awsProviderSpecSchema() : undefined),
 })
 const namespace = useFileNamespace(() => api().kc, 'orphans')
 

@@ -27,7 +27,7 @@ import { scaleTo } from '../machine-set/settle'
 import { deploymentManifest, readDeployment, rolledOut } from './drive'
 
 const api = useMachineApi({
-  providerSchemas: (name) => (name === 'kwok' ? kwokProviderSpecSchema : undefined),
+  providerSchemas: (name) => (name === 'kwok' ? kwokProviderSpecSchema() : undefined),
 })
 const ns = useFileNamespace(() => api().kc, 'md-bus')
 let kube: KubeClient

@@ -34,7 +34,7 @@ import { machineSetManifest } from './fixture'
 import { scaleTo } from './settle'
 
 const api = useMachineApi({
-  providerSchemas: (name) => (name === 'kwok' ? kwokProviderSpecSchema : undefined),
+  providerSchemas: (name) => (name === 'kwok' ? kwokProviderSpecSchema() : undefined),
 })
 const ns = useFileNamespace(() => api().kc, 'ms-kwok')
 let kube: KubeClient

@@ -35,7 +35,7 @@ function capturingLogger(lines: string[]): Logger {
 }
 
 const moto = useMoto()
-const { api, namespace, kube } = useMachineTestApi('aws', { aws: awsProviderSpecSchema })
+const { api, namespace, kube } = useMachineTestApi('aws', { aws: awsProviderSpecSchema() })
 const logs: string[] = []
 function deps(client: KubeClient = kube()): MachineDeps {
   return {

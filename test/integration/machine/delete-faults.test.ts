@@ -19,7 +19,7 @@ import { createRunner } from '../../../src/reconcile/runtime/runner'
 import { useFaultyMoto } from '../providers/aws-fixture'
 import { machineCondition, machineDeps, readMachine, useMachineTestApi } from './fixture'
 
-const { api, namespace, kube } = useMachineTestApi('delf', { aws: awsProviderSpecSchema })
+const { api, namespace, kube } = useMachineTestApi('delf', { aws: awsProviderSpecSchema() })
 const aws = useFaultyMoto()
 
 beforeAll(async () => {

@@ -108,7 +108,7 @@ export function machineCondition(machine: Machine | undefined, type: string) {
  */
 export function useMachineTestApi(
   prefix: string,
-  schemas: Record<string, z.ZodType> = { kwok: kwokProviderSpecSchema },
+  schemas: Record<string, z.ZodType> = { kwok: kwokProviderSpecSchema() },
 ) {
   const api = useMachineApi({ providerSchemas: (name) => schemas[name] })
   const namespace = useFileNamespace(() => api().kc, prefix)

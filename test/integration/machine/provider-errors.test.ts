@@ -55,10 +55,10 @@ function failingProvider(): Provider & { calls: () => number } {
       return { done: true }
     },
   }
-  return { name: 'failing', specSchema: failingSpec, actuator, calls: () => calls }
+  return { name: 'failing', specSchema: () => failingSpec, actuator, calls: () => calls }
 }
 
-const schemas: Record<string, z.ZodType> = { kwok: kwokProviderSpecSchema, failing: failingSpec }
+const schemas: Record<string, z.ZodType> = { kwok: kwokProviderSpecSchema(), failing: failingSpec }
 const { api, namespace, kube } = useMachineTestApi('perr', schemas)
 
 async function events(ns: string, name: string): Promise<string[]> {

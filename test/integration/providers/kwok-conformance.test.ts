@@ -118,7 +118,7 @@ describe('kwok provider', () => {
     const machine = newMachine('legacy')
     const { ctx } = testContext({ providerSpec: spec })
     const legacyID = `kwok://${machine.metadata.namespace}/${machine.metadata.name}`
-    const node = simulatedNode(machine, kwokProviderSpecSchema.parse(spec))
+    const node = simulatedNode(machine, kwokProviderSpecSchema().parse(spec))
     await nodes.createNode({ ...node, providerID: legacyID })
     expect(await provider.actuator.exists(ctx, machine)).toBe(true)
     expect((await provider.actuator.create(ctx, machine)).providerID).toBe(legacyID)

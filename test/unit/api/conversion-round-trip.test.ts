@@ -45,7 +45,7 @@ describe.each(KIND_DEFINITIONS.map((d) => [d.kind, d] as const))(
   (kind, definition) => {
     it('v1beta1 -> v1alpha1 -> v1beta1 is the identity', () => {
       fc.assert(
-        fc.property(objectArbitrary(definition.schemas.v1beta1, HUB_API_VERSION, kind), (hub) => {
+        fc.property(objectArbitrary(definition.schemas.v1beta1(), HUB_API_VERSION, kind), (hub) => {
           const spoke = convertObject(json(hub), SPOKE_API_VERSION)
           expect(json(convertObject(json(spoke), HUB_API_VERSION))).toEqual(json(hub))
         }),
@@ -55,9 +55,9 @@ describe.each(KIND_DEFINITIONS.map((d) => [d.kind, d] as const))(
 
     it('v1beta1 -> v1alpha1 yields a valid v1alpha1 object (nothing for the apiserver to prune)', () => {
       fc.assert(
-        fc.property(objectArbitrary(definition.schemas.v1beta1, HUB_API_VERSION, kind), (hub) => {
+        fc.property(objectArbitrary(definition.schemas.v1beta1(), HUB_API_VERSION, kind), (hub) => {
           const spoke = convertObject(json(hub), SPOKE_API_VERSION)
-          const result = definition.schemas.v1alpha1.safeParse(spoke)
+          const result = definition.schemas.v1alpha1().safeParse(spoke)
           expect(result.error?.issues ?? []).toEqual([])
         }),
         { numRuns: 100 },
@@ -67,7 +67,7 @@ describe.each(KIND_DEFINITIONS.map((d) => [d.kind, d] as const))(
     it('v1alpha1 -> v1beta1 -> v1alpha1 is the identity', () => {
       fc.assert(
         fc.property(
-          objectArbitrary(definition.schemas.v1alpha1, SPOKE_API_VERSION, kind),
+          objectArbitrary(definition.schemas.v1alpha1(), SPOKE_API_VERSION, kind),
           (spoke) => {
             const hub = convertObject(json(spoke), HUB_API_VERSION)
             expect(hub.metadata).not.toHaveProperty(['annotations', ANNOTATIONS.conversionData])

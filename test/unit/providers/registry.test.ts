@@ -10,7 +10,7 @@ const unused = async (): Promise<never> => {
 const actuator: Actuator = { exists: unused, create: unused, update: unused, delete: unused }
 
 function provider(name: string, onClose?: () => void): Provider {
-  return { name, specSchema: z.object({}), actuator, ...(onClose ? { close: onClose } : {}) }
+  return { name, specSchema: () => z.object({}), actuator, ...(onClose ? { close: onClose } : {}) }
 }
 
 describe('createProviderRegistry', () => {

@@ -65,14 +65,14 @@ const envelopes = [
     name: 'AdmissionReview',
     paths: admissionPaths,
     valid: () => admissionBody(machine()),
-    schema: admissionReviewSchema,
+    schema: admissionReviewSchema(),
     parse: parseAdmissionReview,
   },
   {
     name: 'ConversionReview',
     paths: conversionPaths,
     valid: conversionBody,
-    schema: conversionReviewSchema,
+    schema: conversionReviewSchema(),
     parse: parseConversionReview,
   },
 ] as const

@@ -18,7 +18,7 @@ const resolved = {
 }
 
 function input(spec: Partial<AwsProviderSpecInput>, extra: Partial<RunInstancesParams> = {}) {
-  const parsed = awsProviderSpecSchema.parse({
+  const parsed = awsProviderSpecSchema().parse({
     ami: { id: 'ami-0123456789abcdef0' },
     instanceType: 'm7i.large',
     subnet: { id: 'subnet-0aaa' },

@@ -17,7 +17,7 @@ function ctx(secrets: Secrets, refs: Partial<ActuatorContext> = {}): ActuatorCon
 const text = (value: string) => new TextEncoder().encode(value)
 
 function spec(extra: Record<string, unknown> = {}): AwsProviderSpec {
-  return awsProviderSpecSchema.parse({
+  return awsProviderSpecSchema().parse({
     ami: { id: 'ami-0abc' },
     instanceType: 'm5.large',
     subnet: { id: 'subnet-0abc' },

@@ -12,12 +12,12 @@ const minimal: AwsProviderSpecInput = {
 }
 
 function issuesOf(patch: Record<string, unknown>): string[] {
-  return providerSpecIssues(awsProviderSpecSchema, { ...minimal, ...patch }).map((i) => i.path)
+  return providerSpecIssues(awsProviderSpecSchema(), { ...minimal, ...patch }).map((i) => i.path)
 }
 
 describe('aws provider spec', () => {
   it('defaults IMDSv2 required, no extra groups, tags or devices', () => {
-    const spec = awsProviderSpecSchema.parse(minimal)
+    const spec = awsProviderSpecSchema().parse(minimal)
     expect(spec.metadataOptions).toEqual({
       httpTokens: 'required',
       httpPutResponseHopLimit: 2,
@@ -30,17 +30,17 @@ describe('aws provider spec', () => {
   })
 
   it('defaults volumes to encrypted gp3', () => {
-    const spec = awsProviderSpecSchema.parse({ ...minimal, rootVolume: { sizeGiB: 50 } })
+    const spec = awsProviderSpecSchema().parse({ ...minimal, rootVolume: { sizeGiB: 50 } })
     expect(spec.rootVolume).toEqual({ sizeGiB: 50, type: 'gp3', encrypted: true })
   })
 
   it('defaults the user data key', () => {
-    const spec = awsProviderSpecSchema.parse({ ...minimal, userDataSecret: { name: 'boot' } })
+    const spec = awsProviderSpecSchema().parse({ ...minimal, userDataSecret: { name: 'boot' } })
     expect(spec.userDataSecret).toEqual({ name: 'boot', key: 'userData' })
   })
 
   it('accepts every field at once', () => {
-    const issues = providerSpecIssues(awsProviderSpecSchema, {
+    const issues = providerSpecIssues(awsProviderSpecSchema(), {
       region: 'eu-west-1',
       credentialsSecret: { name: 'aws' },
       ami: { filters: [{ name: 'name', values: ['ubuntu-*'] }], owners: ['099720109477'] },

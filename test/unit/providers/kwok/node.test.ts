@@ -32,7 +32,7 @@ describe('kwok nodes', () => {
   })
 
   it('builds a Node kwok manages, tied to its Machine by UID, with the spec labels', () => {
-    const spec = kwokProviderSpecSchema.parse({ nodeLabels: { pool: 'p' }, zone: 'z1' })
+    const spec = kwokProviderSpecSchema().parse({ nodeLabels: { pool: 'p' }, zone: 'z1' })
     const node = simulatedNode(machine, spec)
     expect(node).toEqual({
       name: 'team-a.worker-1',
@@ -56,14 +56,14 @@ describe('kwok nodes', () => {
   })
 
   it('links the Node to its Machine from creation, as the Node -> Machine mapping reads it', () => {
-    const node = simulatedNode(machine, kwokProviderSpecSchema.parse({}))
+    const node = simulatedNode(machine, kwokProviderSpecSchema().parse({}))
     expect(
       machineKeyFromNode({ metadata: { name: node.name, annotations: node.annotations } }),
     ).toEqual({ kind: 'Machine', namespace: 'team-a', name: 'worker-1' })
   })
 
   it('does not let spec labels override the Machine ownership labels', () => {
-    const spec = kwokProviderSpecSchema.parse({
+    const spec = kwokProviderSpecSchema().parse({
       nodeLabels: { 'machine-api.dev/machine-uid': 'forged' },
     })
     expect(simulatedNode(machine, spec).labels['machine-api.dev/machine-uid']).toBe(
@@ -76,6 +76,6 @@ describe('kwok nodes', () => {
     ['an unknown field', { size: 3 }, ''],
     ['a too long label value', { nodeLabels: { a: 'x'.repeat(64) } }, 'nodeLabels.a'],
   ])('rejects %s', (_, spec, path) => {
-    expect(providerSpecIssues(kwokProviderSpecSchema, spec).map((i) => i.path)).toContain(path)
+    expect(providerSpecIssues(kwokProviderSpecSchema(), spec).map((i) => i.path)).toContain(path)
   })
 })
