@@ -1,4 +1,8 @@
-/** @module createWebhookApp: the Hono app behind /mutate, /validate, /convert, /healthz, /readyz, /metrics. */
+/**
+ * @module createWebhookApp: /mutate, /validate, /convert, /healthz, /readyz and /metrics as a Hono
+ * app, for in-memory requests (tests). The webhook process serves the same endpoints through
+ * listener.ts, on node:http alone, so that it loads no HTTP framework.
+ */
 import { type Context, Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'

@@ -1,7 +1,7 @@
 /**
  * @module The listener the webhook process starts with: it answers /healthz at once and hands
- * every other request to the full listener, which it loads (handlers, schemas, the MachineClass
- * lookup, metrics, Hono) on the first such request or when `warm()` is called right after
+ * every other request to the full listener, which it loads (handlers, schemas, metrics; then the
+ * MachineClass lookup) on the first such request or when `warm()` is called right after
  * listening. /readyz stays 503 until that load is done: ready means able to answer a review, so
  * the apiserver is never routed to a process that would make it wait on the load.
  */

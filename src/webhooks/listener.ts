@@ -1,11 +1,10 @@
 /**
  * @module The webhook's node:http request listener: POSTs to /validate, /mutate and /convert are
  * answered straight from the node request (the hot path the apiserver calls), everything else
- * (health, readiness, metrics, 404s) goes through the Hono app.
+ * (health, readiness, metrics, 404s) by health-routes.ts, also on the node objects.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
-import { getRequestListener } from '@hono/node-server'
-import { createWebhookApp } from './app'
+import { healthRoutes } from './health-routes'
 import { readBody, sendJson } from './http-body'
 import {
   createReviewEndpoints,
@@ -19,7 +18,7 @@ import {
 export function createWebhookListener(deps: WebhookDeps): RequestListener {
   const endpoints = createReviewEndpoints(deps)
   return withReviewRoutes(
-    getRequestListener(createWebhookApp(deps, endpoints).fetch),
+    healthRoutes({ deps, observe: endpoints.metrics.observeRequest, now: endpoints.now }),
     (path, request, response) => serveReview(endpoints, path, request, response),
   )
 }

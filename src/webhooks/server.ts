@@ -26,7 +26,7 @@ export interface RunningWebhookServer {
 
 /**
  * Starts serving `listener` over HTTPS; resolves once listening. The webhook's listener is in
- * listener.ts (a Hono app is served with getRequestListener from @hono/node-server).
+ * listener.ts (a Hono app can be served with getRequestListener from @hono/node-server).
  */
 export async function startWebhookServer(
   listener: RequestListener,

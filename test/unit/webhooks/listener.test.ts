@@ -1,4 +1,4 @@
-/** The node listener (what the webhook process serves): review routes without Hono, the rest through it. */
+/** The node listener (what the webhook process serves): every route on node:http, without Hono. */
 import { createServer, request, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -99,7 +99,30 @@ describe('createWebhookListener', () => {
     expect(JSON.parse(answer.text).error).toBe('body exceeds 1024 bytes')
   })
 
-  it('serves health, metrics and 404s through the app', async () => {
+  it('answers health, readiness and unknown routes as the Hono app does', async () => {
+    const url = await serve()
+    const app = testApp()
+    const requests: Array<[string, string]> = [
+      ['GET', '/healthz'],
+      ['GET', '/readyz?verbose'],
+      ['GET', '/validate'],
+      ['POST', '/healthz'],
+      ['DELETE', '/nope'],
+    ]
+    for (const [method, path] of requests) {
+      const direct = await call(`${url}${path}`, method)
+      const viaHono = await app.request(path, { method })
+      expect(direct.type).toBe('application/json')
+      expect({ status: direct.status, body: JSON.parse(direct.text) }).toEqual({
+        status: viaHono.status,
+        body: await viaHono.json(),
+      })
+    }
+    const head = await call(`${url}/healthz`, 'HEAD')
+    expect({ status: head.status, text: head.text }).toEqual({ status: 200, text: '' })
+  })
+
+  it('serves health, metrics and 404s', async () => {
     const url = await serve()
     await call(`${url}/validate`, 'POST', JSON.stringify(admissionBody(machine())))
     expect((await call(`${url}/readyz`, 'GET')).status).toBe(200)
@@ -110,6 +133,14 @@ describe('createWebhookListener', () => {
     )
     expect(metrics).toContain(
       'machine_api_webhook_admission_total{endpoint="/validate",kind="Machine",allowed="true"} 1',
+    )
+    // Labelled by route, so arbitrary paths make no new series.
+    expect(metrics).toContain(
+      'machine_api_webhook_request_duration_seconds_count{endpoint="/readyz",status="200"} 1',
+    )
+    await call(`${url}/a/b/c`, 'GET')
+    expect((await call(`${url}/metrics`, 'GET')).text).toContain(
+      'machine_api_webhook_request_duration_seconds_count{endpoint="other",status="404"} 1',
     )
   })
 })

@@ -1,0 +1,73 @@
+/**
+ * @module The webhook's routes other than the reviews: /healthz, /readyz, /metrics and 404s, on
+ * the node request and response directly. Without a Hono app here, the webhook process loads no
+ * HTTP framework, and so never initialises the Web Request/Response globals (undici) that
+ * @hono/node-server touches: about 11 ms of CPU before /readyz (docs/benchmarks.md, cold-start).
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
+import { sendJson } from './http-body'
+import type { WebhookDeps } from './review-endpoints'
+
+/** Every route of the webhook: metric labels, so arbitrary paths cannot create unbounded series. */
+const ROUTES = ['/mutate', '/validate', '/convert', '/healthz', '/readyz', '/metrics']
+
+/** What the non-review routes need; `observe` records each answer's latency by route. */
+export interface HealthRouteDeps {
+  deps: Pick<WebhookDeps, 'isReady' | 'metrics' | 'logger'>
+  observe(endpoint: string, status: number, seconds: number): void
+  now(): number
+}
+
+/** Answers every request that is not a review POST (listener.ts routes the reviews). */
+export function healthRoutes({ deps, observe, now }: HealthRouteDeps): RequestListener {
+  return (request, response) => {
+    const started = now()
+    const path = (request.url ?? '/').split('?', 1)[0] ?? '/'
+    response.once('finish', () =>
+      observe(ROUTES.includes(path) ? path : 'other', response.statusCode, now() - started),
+    )
+    answer(deps, path, request, response).catch((error: unknown) => {
+      deps.logger.error({ err: error, path }, 'webhook request failed')
+      if (!response.headersSent) sendJson(response, 500, '{"error":"internal error"}')
+      else response.destroy()
+    })
+  }
+}
+
+async function answer(
+  deps: HealthRouteDeps['deps'],
+  path: string,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const method = request.method ?? 'GET'
+  // HEAD is answered as GET without a body, as HTTP (and Hono before) does.
+  const head = method === 'HEAD'
+  if (method === 'GET' || head) {
+    if (path === '/healthz') return send(response, 200, '{"status":"ok"}', head)
+    if (path === '/readyz') {
+      const ready = deps.isReady?.() ?? true
+      return send(response, ready ? 200 : 503, `{"status":"${ready ? 'ok' : 'not ready'}"}`, head)
+    }
+    if (path === '/metrics') {
+      const text = await deps.metrics.metrics()
+      response.writeHead(200, {
+        'Content-Type': deps.metrics.contentType,
+        'Content-Length': Buffer.byteLength(text),
+      })
+      response.end(head ? undefined : text)
+      return
+    }
+  }
+  send(response, 404, JSON.stringify({ error: `no route for ${method} ${path}` }), head)
+}
+
+function send(response: ServerResponse, status: number, body: string, head: boolean): void {
+  if (head) {
+    response.writeHead(status, {
+      'Content-Type': 'application/json',
+      'Content-Length': Buffer.byteLength(body),
+    })
+    response.end()
+  } else sendJson(response, status, body)
+}
