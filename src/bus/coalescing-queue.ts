@@ -9,7 +9,7 @@
 import { formatKey, type ObjectKey } from '../kube/object-key'
 import type { HeldObject } from '../kube/read-once'
 import type { KubeObject } from '../kube/resource'
-import { type Hint, heldHint, holdsObjects, mergeHints } from './observed'
+import { type Hint, heldHint, holdsObjects, mergeHints, type RelatedHint } from './observed'
 import type { Timers } from './timers'
 
 /**
@@ -52,7 +52,7 @@ export interface CoalescingQueue {
     key: ObjectKey,
     delayMs?: number,
     observed?: KubeObject,
-    related?: readonly HeldObject[],
+    related?: readonly RelatedHint[],
   ): void
   /** Ready plus delayed keys (running keys not counted). */
   depth(): number
@@ -133,7 +133,7 @@ export function createCoalescingQueue(options: QueueOptions): CoalescingQueue {
     key: ObjectKey,
     delayMs = 0,
     observed?: KubeObject,
-    related?: readonly HeldObject[],
+    related?: readonly RelatedHint[],
   ): void {
     if (stopped) return
     const id = formatKey(key)

@@ -11,6 +11,7 @@ import type { KubeClient } from '../kube/kube-client'
 import { keyOf, type ObjectKey, uniqueKeys } from '../kube/object-key'
 import { listPages } from '../kube/paged-list'
 import type { KubeObject, ResourceType } from '../kube/resource'
+import type { Timers } from './timers'
 import type { ChangeType } from './watch-source'
 
 /**
@@ -24,12 +25,18 @@ export interface EventMapper {
   map(obj: KubeObject, kube: KubeClient, change?: ChangeType): Promise<ObjectKey[]> | ObjectKey[]
 }
 
-/** Every object maps to itself: a Machine change reconciles that Machine. */
+/**
+ * Every object maps to itself: a Machine change reconciles that Machine. A deletion the watch
+ * delivered maps to nothing: the object is gone, and every kind's reconcile of a missing object
+ * reads it, finds nothing and does nothing (each one's cleanup ran under its finalizer, before
+ * the object went); a same-named successor wakes itself with its own ADDED.
+ */
 export function selfMapper(kind: string): EventMapper {
   return {
     sourceKind: kind,
     needsObject: false,
-    map: (obj) => [keyOf(kind, obj)].filter((k) => k !== undefined),
+    map: (obj, _kube, change) =>
+      change === 'DELETED' ? [] : [keyOf(kind, obj)].filter((k) => k !== undefined),
   }
 }
 
@@ -67,8 +74,8 @@ export function selectorMapper(
   sourceKind: string,
   selector: ResourceType,
   selectorOf: (obj: KubeObject) => SelectorLike | undefined = specSelector,
+  candidates: SharedListing = sharedListing(selector),
 ): EventMapper {
-  const candidates = sharedListing(selector)
   return {
     sourceKind,
     needsObject: true,
@@ -84,13 +91,27 @@ export function selectorMapper(
   }
 }
 
+/** Every `type` object of a namespace, listed for the callers of one moment (see sharedListing). */
+export type SharedListing = (
+  kube: KubeClient,
+  namespace: string | undefined,
+) => Promise<KubeObject[]>
+
+/** When a shared listing waits for more callers before it lists (see sharedListing). */
+export interface ListingGather {
+  timers: Timers
+  /** How long the first caller's listing waits for others to join (0: lists at once). */
+  ms: number
+}
+
 /**
- * Lists every `type` object of a namespace, sharing one in-flight listing among the callers that
- * ask at the same time and none afterwards (no cache: a later call lists again).
+ * Lists every `type` object of a namespace, sharing one listing among the callers that ask while
+ * it waits or runs and none afterwards (no cache: a later call lists again). With `gather`, the
+ * listing starts `gather.ms` after the first caller asked, so a burst of changes (one Machine's
+ * create, patches and status writes, or a MachineSet's scale) shares one list instead of one per
+ * change: each caller gets a listing started after it asked, at most `gather.ms` late.
  */
-export function sharedListing(
-  type: ResourceType,
-): (kube: KubeClient, namespace: string | undefined) => Promise<KubeObject[]> {
+export function sharedListing(type: ResourceType, gather?: ListingGather): SharedListing {
   const inFlight = new WeakMap<KubeClient, Map<string, Promise<KubeObject[]>>>()
   return (kube, namespace) => {
     const shared = inFlight.get(kube) ?? new Map<string, Promise<KubeObject[]>>()
@@ -98,11 +119,18 @@ export function sharedListing(
     const slot = namespace ?? ''
     let listing = shared.get(slot)
     if (!listing) {
-      listing = listAll(kube, type, namespace).finally(() => shared.delete(slot))
+      const started = gather && gather.ms > 0 ? after(gather) : Promise.resolve()
+      listing = started
+        .then(() => listAll(kube, type, namespace))
+        .finally(() => shared.delete(slot))
       shared.set(slot, listing)
     }
     return listing
   }
+}
+
+function after({ timers, ms }: ListingGather): Promise<void> {
+  return new Promise((resolve) => timers.setTimer(ms, resolve))
 }
 
 async function listAll(
@@ -136,13 +164,37 @@ export function nodeToMachineMapper(machine: ResourceType, nodeKind = 'Node'): E
 /** The keys for a change of a `kind` object, across all mappers for that kind, without repeats. */
 export async function mapChange(
   mappers: readonly EventMapper[],
-  change: { kind: string; obj: KubeObject; change?: ChangeType | undefined },
+  change: MappedChange,
   kube: KubeClient,
 ): Promise<ObjectKey[]> {
   const keys: ObjectKey[] = []
-  for (const mapper of mappers) {
-    if (mapper.sourceKind !== change.kind) continue
-    keys.push(...(await mapper.map(change.obj, kube, change.change)))
-  }
+  await mapChangeEach(mappers, change, kube, (found) => keys.push(...found))
   return uniqueKeys(keys)
+}
+
+/** A change as the mappers see it. */
+export interface MappedChange {
+  kind: string
+  obj: KubeObject
+  change?: ChangeType | undefined
+}
+
+/**
+ * Maps a change like mapChange, handing each mapper's keys to `deliver` as soon as that mapper
+ * has them, so a mapper that reads the apiserver or gathers changes (the health checks' listing)
+ * does not hold back a key that needs nothing (a Machine's own). The mappers of one kind yield
+ * keys of different kinds, so nothing repeats between deliveries. Resolves once every mapper has
+ * delivered; rejects with the first failure after the others settled.
+ */
+export async function mapChangeEach(
+  mappers: readonly EventMapper[],
+  change: MappedChange,
+  kube: KubeClient,
+  deliver: (keys: ObjectKey[]) => void,
+): Promise<void> {
+  const relevant = mappers.filter((m) => m.sourceKind === change.kind)
+  const settled = await Promise.allSettled(
+    relevant.map(async (mapper) => deliver(await mapper.map(change.obj, kube, change.change))),
+  )
+  for (const result of settled) if (result.status === 'rejected') throw result.reason
 }

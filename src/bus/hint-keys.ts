@@ -6,13 +6,17 @@
 import type { KubeClient } from '../kube/kube-client'
 import type { ObjectKey } from '../kube/object-key'
 import type { KubeObject, ResourceType } from '../kube/resource'
-import { type EventMapper, mapChange } from './event-mapping'
+import { type EventMapper, mapChangeEach } from './event-mapping'
 
-/** Keys for a change of `kind` (full object or reference), via `mappers`. */
+/**
+ * The keys for a change of `kind` (full object or reference), via `mappers`, handed to `deliver`
+ * as each mapper finds them (see mapChangeEach).
+ */
 export async function keysForChange(
   change: { kind: string; object: KubeObject; full: boolean },
   deps: { kube: KubeClient; mappers: readonly EventMapper[]; types: readonly ResourceType[] },
-): Promise<ObjectKey[]> {
+  deliver: (keys: ObjectKey[]) => void,
+): Promise<void> {
   let object = change.object
   const relevant = deps.mappers.filter((m) => m.sourceKind === change.kind)
   const type = deps.types.find((t) => t.kind === change.kind)
@@ -23,5 +27,5 @@ export async function keysForChange(
     })
     if (fresh) object = fresh
   }
-  return await mapChange(deps.mappers, { kind: change.kind, obj: object }, deps.kube)
+  await mapChangeEach(deps.mappers, { kind: change.kind, obj: object }, deps.kube, deliver)
 }

@@ -84,12 +84,14 @@ export function createReconcileApp(deps: ReconcileAppDeps): Hono {
       }
       return
     }
-    const keys = await keysForChange(hint, {
-      kube: deps.kube,
-      mappers: deps.mappers,
-      types: deps.watched,
-    })
-    await Promise.all(keys.map((key) => runKey(key, failures)))
+    // Each key runs as soon as its mapper finds it (a Machine's own key waits for no listing).
+    const runs: Promise<RunOutcome>[] = []
+    const mapping = keysForChange(
+      hint,
+      { kube: deps.kube, mappers: deps.mappers, types: deps.watched },
+      (keys) => runs.push(...keys.map((key) => runKey(key, failures))),
+    )
+    await mapping.finally(() => Promise.all(runs))
   }
 
   app.post('/', async (c) => {

@@ -2,8 +2,10 @@
  * @module The in-process transport (npm run dev, single-replica installs): watch sources feed
  * mapped keys into a coalescing queue whose workers run the runner; a sweep timer re-enqueues every
  * object, a page at a time. A key for the changed (or listed) object itself carries that object,
- * and a swept Machine its Node from the sweep's list, so its reconcile need not read them again. Event delivery can be switched off to run on the sweep alone, or wrapped
- * (chaos tests drop, duplicate and reorder changes there, where watch events become keys).
+ * and a Machine its Node from the sweep's list or from the Node change that woke it, so its
+ * reconcile need not read them again. Event delivery can be switched off to run on the sweep
+ * alone, or wrapped (chaos tests drop, duplicate and reorder changes there, where watch events
+ * become keys).
  */
 import { errorMessage } from '../errors'
 import type { KubeClient } from '../kube/kube-client'
@@ -13,7 +15,7 @@ import type { KubeObject, ResourceType } from '../kube/resource'
 import type { Logger } from '../observability/logger'
 import type { RuntimeMetrics } from '../observability/runtime-metrics'
 import { type CoalescingQueue, createCoalescingQueue } from './coalescing-queue'
-import { type EventMapper, mapChange } from './event-mapping'
+import { type EventMapper, mapChangeEach } from './event-mapping'
 import { inNamespaceScope } from './namespace-scope'
 import { type Runner, requeueDelay } from './run-outcome'
 import { type SweepReport, startSweepTimer, sweep } from './sweep'
@@ -87,17 +89,24 @@ export function startInProcessBus(options: InProcessBusOptions): InProcessBus {
   })
 
   const reconciled = new Set(options.reconciled.map((t) => t.kind))
+  let deliveries = 0
   const deliverChange: ChangeDelivery = ({ type, obj, change }) => {
     metrics?.hints.inc({ transport: 'watch' })
-    // The object itself, for its own key: as current as anything a GET would return now.
-    const own = change !== 'DELETED' && reconciled.has(type.kind) ? obj : undefined
-    mapChange(options.mappers, { kind: type.kind, obj, change }, kube).then(
-      (keys) => {
-        for (const key of keys) {
-          if (!inNamespaceScope(key, options.namespace)) continue
-          queue.add(key, 0, own && isKeyOf(key, type, own) ? own : undefined)
-        }
-      },
+    // The object itself, for its own key: as current as anything a GET would return now; and for
+    // a key whose controller reads objects of this type (a Machine's Node), the same as related.
+    const current = change !== 'DELETED' ? obj : undefined
+    const own = current && reconciled.has(type.kind) ? current : undefined
+    const related = current && [{ type, obj: current, delivered: ++deliveries }]
+    const enqueue = (keys: readonly ObjectKey[]) => {
+      for (const key of keys) {
+        if (!inNamespaceScope(key, options.namespace)) continue
+        if (own && isKeyOf(key, type, own)) queue.add(key, 0, own)
+        else if (related && options.runner.related(key.kind)?.type.kind === type.kind) {
+          queue.add(key, 0, undefined, related)
+        } else queue.add(key, 0)
+      }
+    }
+    mapChangeEach(options.mappers, { kind: type.kind, obj, change }, kube, enqueue).catch(
       (error: unknown) => log.warn({ err: errorMessage(error) }, 'mapping a change failed'),
     )
   }

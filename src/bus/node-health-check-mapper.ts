@@ -8,7 +8,7 @@ import { machineKeyFromNode } from '../api/node-link'
 import { selectorMatches } from '../api/shared/label-selector'
 import { keyOf, type ObjectKey } from '../kube/object-key'
 import type { ResourceType } from '../kube/resource'
-import { type EventMapper, sharedListing, specSelector } from './event-mapping'
+import { type EventMapper, type SharedListing, sharedListing, specSelector } from './event-mapping'
 
 /**
  * Node -> the MachineHealthChecks selecting its Machine. The Machine is found through the
@@ -21,11 +21,13 @@ import { type EventMapper, sharedListing, specSelector } from './event-mapping'
  * delivers every Node at once, and reading 10,000 Machines to narrow down a handful of keys that
  * coalesce anyway cost more than the checks' runs (benchmark: scale-memory).
  */
-export function nodeToHealthCheckMapper(types: {
-  machine: ResourceType
-  machineHealthCheck: ResourceType
-}): EventMapper {
-  const checksOf = sharedListing(types.machineHealthCheck)
+export function nodeToHealthCheckMapper(
+  types: {
+    machine: ResourceType
+    machineHealthCheck: ResourceType
+  },
+  checksOf: SharedListing = sharedListing(types.machineHealthCheck),
+): EventMapper {
   return {
     sourceKind: 'Node',
     needsObject: true,

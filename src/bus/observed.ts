@@ -12,7 +12,18 @@ import type { KubeObject } from '../kube/resource'
  */
 export interface Hint {
   observed?: KubeObject | undefined
-  related?: readonly HeldObject[] | undefined
+  related?: readonly RelatedHint[] | undefined
+}
+
+/**
+ * A related object as a hint carries it. `delivered` is its place in the order its watch delivered
+ * changes (the Node whose change woke a Machine): one watch per type delivers the changes of an
+ * object in the order they were stored, so of two versions both with a place, the later delivered
+ * is the newer, even when the mappings that turned them into keys finished out of order. A
+ * sweep's listed object has none: it is not ordered against the watch.
+ */
+export interface RelatedHint extends HeldObject {
+  delivered?: number | undefined
 }
 
 /**
@@ -44,23 +55,31 @@ export function holdsObjects(hint: Hint): boolean {
   return hint.observed !== undefined || (hint.related?.length ?? 0) > 0
 }
 
-function mergeRelated(
-  current: readonly HeldObject[] | undefined,
-  next: readonly HeldObject[] | undefined,
-): readonly HeldObject[] | undefined {
+/**
+ * Per related object: the later delivered of two versions one watch delivered, else the version
+ * both hints agree on, else none (the reconcile reads fresh).
+ */
+export function mergeRelated(
+  current: readonly RelatedHint[] | undefined,
+  next: readonly RelatedHint[] | undefined,
+): readonly RelatedHint[] | undefined {
   if (!current?.length) return next
   if (!next?.length) return current
-  const merged = new Map<string, HeldObject | undefined>()
+  const merged = new Map<string, RelatedHint | undefined>()
   for (const held of [...current, ...next]) {
     const slot = heldSlot(held)
     if (!merged.has(slot)) merged.set(slot, held)
-    else {
-      const kept = merged.get(slot)
-      merged.set(slot, kept && mergeObserved(kept.obj, held.obj) ? kept : undefined)
-    }
+    else merged.set(slot, newer(merged.get(slot), held))
   }
   const kept = [...merged.values()].filter((held) => held !== undefined)
   return kept.length > 0 ? kept : undefined
+}
+
+function newer(kept: RelatedHint | undefined, next: RelatedHint): RelatedHint | undefined {
+  if (kept?.delivered !== undefined && next.delivered !== undefined) {
+    return next.delivered > kept.delivered ? next : kept
+  }
+  return kept && mergeObserved(kept.obj, next.obj) ? kept : undefined
 }
 
 function heldSlot({ type, obj }: HeldObject): string {
@@ -71,7 +90,7 @@ function heldSlot({ type, obj }: HeldObject): string {
 export function heldHint(hint: Hint): Hint {
   return {
     observed: hint.observed && heldObject(hint.observed),
-    related: hint.related?.map(({ type, obj }) => ({ type, obj: heldObject(obj) })),
+    related: hint.related?.map((held) => ({ ...held, obj: heldObject(held.obj) })),
   }
 }
 

@@ -4,9 +4,10 @@
  */
 import { errorMessage } from '../../errors'
 import type { KubeClient } from '../../kube/kube-client'
+import type { ObjectKey } from '../../kube/object-key'
 import type { ResourceType } from '../../kube/resource'
 import type { Logger } from '../../observability/logger'
-import { type EventMapper, mapChange } from '../event-mapping'
+import { type EventMapper, mapChangeEach } from '../event-mapping'
 import { inNamespaceScope } from '../namespace-scope'
 import type { Timers } from '../timers'
 import type { WatchSource } from '../watch-source'
@@ -32,14 +33,16 @@ export function startWatchBridge(options: {
 }): WatchBridge {
   const { kube, log } = options
   const sources: WatchSource[] = startWatches(options, (type, obj, change) => {
-    mapChange(options.mappers, { kind: type.kind, obj, change }, kube)
-      .then((keys) =>
-        Promise.all(
-          keys
-            .filter((key) => inNamespaceScope(key, options.namespace))
-            .map((key) => options.publish(key)),
-        ),
-      )
+    // Each mapper's keys are published as it finds them: a Machine's own key waits for no
+    // listing of health checks.
+    const published: Promise<unknown>[] = []
+    const publish = (keys: readonly ObjectKey[]) => {
+      for (const key of keys) {
+        if (inNamespaceScope(key, options.namespace)) published.push(options.publish(key))
+      }
+    }
+    mapChangeEach(options.mappers, { kind: type.kind, obj, change }, kube, publish)
+      .finally(() => Promise.all(published))
       .catch((error: unknown) => log.warn({ err: errorMessage(error) }, 'publishing a hint failed'))
   })
   return {

@@ -137,16 +137,16 @@ interface Delivered {
 }
 
 /**
- * One reconcile; when the objects handed in turn out stale (a write based on them got a
- * Conflict), once more at once reading fresh, instead of a backoff round trip through the
- * transport.
+ * One reconcile; when the objects handed in (its own or related ones) turn out stale (a write
+ * based on them got a Conflict), once more at once reading fresh, instead of a backoff round trip
+ * through the transport.
  */
 async function reconcileOnce<D extends ReconcileDeps>(
   controller: Controller<D>,
   { key, observed, related }: Delivered,
   deps: D,
 ) {
-  if (!observed) return await controller.reconcile(deps, key)
+  if (!observed && !related?.length) return await controller.reconcile(deps, key)
   try {
     return await controller.reconcile(deps, key, observed, related)
   } catch (error) {

@@ -16,6 +16,7 @@ import { createKwokProvider } from '../../../src/providers/kwok/provider'
 import { createProviderRegistry } from '../../../src/providers/registry'
 import { createClaimHolder, processSelf } from '../../../src/reconcile/machine/claim-holder'
 import { machineControllerWith } from '../../../src/reconcile/machine/reconcile'
+import { machineRelatedNode } from '../../../src/reconcile/machine/related-node'
 import { controllerCatalog } from '../../../src/reconcile/runtime/catalog'
 import { readingDelivered } from '../../../src/reconcile/runtime/delivered-reads'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
@@ -44,7 +45,10 @@ export async function startFleetControllers(options: {
   const claimHolder = createClaimHolder(processSelf(process.env))
   const controllers = controllerCatalog({ providers, claimHolder }).map((c) =>
     c.kind === machineApiTypes.machine.kind
-      ? readingDelivered(machineControllerWith({ providers, claimHolder }, machineTuning))
+      ? readingDelivered(
+          machineControllerWith({ providers, claimHolder }, machineTuning),
+          machineRelatedNode,
+        )
       : c,
   )
   const deps = { kube, clock: systemClock, log: silentLogger(), fieldManager: 'machine-api-bench' }

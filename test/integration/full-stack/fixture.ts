@@ -23,6 +23,7 @@ import { createKwokProvider } from '../../../src/providers/kwok/provider'
 import { createProviderRegistry } from '../../../src/providers/registry'
 import { createClaimHolder, processSelf } from '../../../src/reconcile/machine/claim-holder'
 import { machineControllerWith } from '../../../src/reconcile/machine/reconcile'
+import { machineRelatedNode } from '../../../src/reconcile/machine/related-node'
 import { controllerCatalog } from '../../../src/reconcile/runtime/catalog'
 import type { ReconcileDeps } from '../../../src/reconcile/runtime/controller'
 import { readingDelivered } from '../../../src/reconcile/runtime/delivered-reads'
@@ -51,7 +52,10 @@ export async function startFullStack(kube: KubeClient, namespace: string): Promi
   const claimHolder = createClaimHolder(processSelf(process.env))
   const controllers = controllerCatalog({ providers, claimHolder }).map((c) =>
     c.kind === machineApiTypes.machine.kind
-      ? readingDelivered(machineControllerWith({ providers, claimHolder }, machineTuning))
+      ? readingDelivered(
+          machineControllerWith({ providers, claimHolder }, machineTuning),
+          machineRelatedNode,
+        )
       : c,
   )
   const deps = fullStackDeps(kube)

@@ -214,3 +214,51 @@ describe('coalescing queue: readyBelow', () => {
     await expect(waiting).resolves.toBeUndefined()
   })
 })
+
+describe('coalescing queue: related objects', () => {
+  const node = (resourceVersion: string, delivered: number) => ({
+    type: coreTypes.node,
+    obj: { metadata: { name: 'n', resourceVersion } },
+    delivered,
+  })
+
+  it('hands the run the Node its watch delivered last, beside the delivered Machine', async () => {
+    const seen: Array<{ own?: string; nodes?: string[] }> = []
+    let release = () => {}
+    const queue = createCoalescingQueue({
+      timers: manualTimers(),
+      concurrency: 1,
+      handler: async (k, observed, related) => {
+        seen.push({
+          own: observed?.metadata?.resourceVersion,
+          nodes: related?.map((r) => r.obj.metadata?.resourceVersion ?? ''),
+        })
+        if (k.name === 'busy') await new Promise<void>((resolve) => (release = resolve))
+        return undefined
+      },
+    })
+    queue.add(key('busy'))
+    queue.add(key('a'), 0, undefined, [node('6', 2)])
+    queue.add(key('a'), 0, version('a', '3'))
+    queue.add(key('a'), 0, undefined, [node('5', 1)])
+    release()
+    await queue.idle()
+    expect(seen[1]).toEqual({ own: '3', nodes: ['6'] })
+  })
+
+  it('keeps no related object for a delayed add', async () => {
+    const timers = manualTimers()
+    const seen: unknown[] = []
+    const queue = createCoalescingQueue({
+      timers,
+      handler: async (_, __, related) => {
+        seen.push(related)
+        return undefined
+      },
+    })
+    queue.add(key('a'), 100, undefined, [node('5', 1)])
+    timers.advance(100)
+    await queue.idle()
+    expect(seen).toEqual([undefined])
+  })
+})

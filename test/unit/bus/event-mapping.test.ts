@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest'
 import { ANNOTATIONS } from '../../../src/api/group'
 import { machineKeyFromNode, nodeProviderId, providerIdHash } from '../../../src/api/node-link'
 import { machineApiTypes } from '../../../src/api/resource-types'
-import { ownerKeys, selfMapper } from '../../../src/bus/event-mapping'
+import {
+  type EventMapper,
+  mapChangeEach,
+  ownerKeys,
+  selfMapper,
+} from '../../../src/bus/event-mapping'
 import { machineApiMappers, watchedTypes } from '../../../src/bus/machine-api-mappers'
 
 const owner = (kind: string, name: string, controller?: boolean) => ({
@@ -37,6 +42,38 @@ describe('event mapping', () => {
     expect(
       selfMapper('Machine').map({ metadata: { namespace: 'ns', name: 'm' } }, undefined as never),
     ).toEqual([{ kind: 'Machine', namespace: 'ns', name: 'm' }])
+  })
+
+  it('maps a deletion to nothing: a run of a gone object has nothing to do', () => {
+    const machine = { metadata: { namespace: 'ns', name: 'm' } }
+    expect(selfMapper('Machine').map(machine, undefined as never, 'DELETED')).toEqual([])
+    expect(selfMapper('Machine').map(machine, undefined as never, 'SYNC')).toHaveLength(1)
+  })
+
+  it('hands each mapper its keys as it finds them: a slow one holds back no other', async () => {
+    let finish = () => {}
+    const slow: EventMapper = {
+      sourceKind: 'Machine',
+      needsObject: true,
+      map: () =>
+        new Promise((resolve) => {
+          finish = () => resolve([{ kind: 'MachineHealthCheck', namespace: 'ns', name: 'c' }])
+        }),
+    }
+    const delivered: string[][] = []
+    const machine = { metadata: { namespace: 'ns', name: 'm' } }
+    const mapped = mapChangeEach(
+      [slow, selfMapper('Machine')],
+      { kind: 'Machine', obj: machine },
+      undefined as never,
+      (keys) => delivered.push(keys.map((k) => k.kind)),
+    )
+    await Promise.resolve()
+    await Promise.resolve()
+    expect(delivered).toEqual([['Machine']])
+    finish()
+    await mapped
+    expect(delivered).toEqual([['Machine'], ['MachineHealthCheck']])
   })
 
   it.each([

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { heldObject, mergeObserved } from '../../../src/bus/observed'
+import { heldObject, mergeObserved, mergeRelated } from '../../../src/bus/observed'
+import { coreTypes } from '../../../src/kube/resource'
 
 const at = (resourceVersion: string) => ({ metadata: { name: 'a', resourceVersion } })
 
@@ -38,5 +39,26 @@ describe('heldObject', () => {
   it('returns an object without managedFields as it is', () => {
     const obj = at('5')
     expect(heldObject(obj)).toBe(obj)
+  })
+})
+
+describe('mergeRelated', () => {
+  const node = (name: string, resourceVersion: string, delivered: number) => ({
+    type: coreTypes.node,
+    obj: { metadata: { name, resourceVersion } },
+    delivered,
+  })
+  const versions = (hints: ReturnType<typeof mergeRelated>) =>
+    hints?.map((h) => `${h.obj.metadata?.name}@${h.obj.metadata?.resourceVersion}`)
+
+  it('keeps, per object, the version its watch delivered last', () => {
+    expect(versions(mergeRelated([node('a', '5', 1)], [node('a', '6', 2)]))).toEqual(['a@6'])
+    // Mapped out of order: the later delivery still wins.
+    expect(versions(mergeRelated([node('a', '6', 2)], [node('a', '5', 1)]))).toEqual(['a@6'])
+  })
+
+  it('keeps objects of different names and what a bare hint leaves', () => {
+    expect(versions(mergeRelated([node('a', '5', 1)], [node('b', '7', 2)]))).toEqual(['a@5', 'b@7'])
+    expect(versions(mergeRelated([node('a', '5', 1)], undefined))).toEqual(['a@5'])
   })
 })

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { machineApiTypes } from '../../../src/api/resource-types'
-import { selectorMapper } from '../../../src/bus/event-mapping'
+import { selectorMapper, sharedListing, specSelector } from '../../../src/bus/event-mapping'
 import type { KubeClient } from '../../../src/kube/kube-client'
+import { manualTimers } from './manual-timers'
 
 const check = {
   metadata: { namespace: 'ns', name: 'mhc' },
@@ -40,6 +41,32 @@ describe('selectorMapper', () => {
     const machine = { metadata: { namespace: 'ns', name: 'm', labels: { pool: 'a' } } }
     await mapper.map(machine, kube)
     await mapper.map(machine, kube)
+    expect(lists()).toBe(2)
+  })
+
+  it('with a gather window, changes of one window share one listing started after them', async () => {
+    const { kube, lists } = listingKube()
+    const timers = manualTimers()
+    const type = machineApiTypes.machineHealthCheck
+    const listing = sharedListing(type, { timers, ms: 1000 })
+    const mapper = selectorMapper('Machine', type, specSelector, listing)
+    const machine = (name: string) => ({
+      metadata: { namespace: 'ns', name, labels: { pool: 'a' } },
+    })
+    const first = mapper.map(machine('m-1'), kube)
+    timers.advance(500)
+    const second = mapper.map(machine('m-2'), kube)
+    expect(lists()).toBe(0)
+    timers.advance(500)
+    expect(await Promise.all([first, second])).toEqual([
+      [{ kind: 'MachineHealthCheck', namespace: 'ns', name: 'mhc' }],
+      [{ kind: 'MachineHealthCheck', namespace: 'ns', name: 'mhc' }],
+    ])
+    expect(lists()).toBe(1)
+    // A change after the listing finished waits for a listing of its own.
+    const third = mapper.map(machine('m-3'), kube)
+    timers.advance(1000)
+    await third
     expect(lists()).toBe(2)
   })
 })

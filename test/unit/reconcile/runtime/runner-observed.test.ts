@@ -59,4 +59,33 @@ describe('runner: the delivered object', () => {
     expect(outcome).toMatchObject({ type: 'retry', reason: 'Conflict' })
     expect(calls).toEqual(['5', undefined])
   })
+
+  it('hands over related objects without the own one, and reads fresh after a conflict', async () => {
+    const handed: Array<number | undefined> = []
+    let fail = true
+    const controller: Controller = {
+      kind: 'Widget',
+      resource: {
+        group: 'test',
+        version: 'v1',
+        kind: 'Widget',
+        plural: 'widgets',
+        namespaced: true,
+      },
+      async reconcile(_deps, _key, _observed, related) {
+        handed.push(related?.length)
+        if (related && fail) {
+          fail = false
+          throw conflict()
+        }
+        return {}
+      },
+    }
+    const node = {
+      type: { group: '', version: 'v1', kind: 'Node', plural: 'nodes', namespaced: false },
+      obj: listed,
+    }
+    expect(await runnerFor(controller).run(key, undefined, [node])).toEqual({ type: 'done' })
+    expect(handed).toEqual([1, undefined])
+  })
 })
