@@ -105,7 +105,7 @@ export function createKubeClient(transport: KubeTransport): KubeClient {
           ? { uid: options.uid, resourceVersion: options.resourceVersion }
           : undefined
       try {
-        await transport.request({
+        const answer = await transport.request<KubeObject | undefined>({
           method: 'DELETE',
           path: objectPath(type, ref),
           body: {
@@ -117,7 +117,9 @@ export function createKubeClient(transport: KubeTransport): KubeClient {
           verb: 'delete',
           resource: type.plural,
         })
-        return true
+        // A deletion removed at once answers with a Status (or, for some kinds, the deleted
+        // object); one still pending answers with the object, its deletionTimestamp set.
+        return answer?.kind !== 'Status' && answer?.metadata?.deletionTimestamp ? 'going' : 'gone'
       } catch (error) {
         if (hasKubeReason(error, 'NotFound')) return false
         throw error

@@ -46,6 +46,9 @@ export interface EventInput {
   reportingController: string
 }
 
+/** What a delete did (see KubeClient.delete); truthy when this call deleted. */
+export type DeleteOutcome = 'gone' | 'going' | false
+
 /** Typed access to the apiserver. Every method throws KubeApiError on a non-2xx answer. */
 export interface KubeClient {
   /** The object, or undefined when it does not exist. */
@@ -70,12 +73,16 @@ export interface KubeClient {
     obj: T,
     options: { fieldManager: string; force?: boolean; subresource?: string },
   ): Promise<T>
-  /** Deletes; false when it was already gone. Preconditions turn a stale delete into Conflict. */
+  /**
+   * Deletes: `gone` when the apiserver removed it at once, `going` when it waits on finalizers
+   * or a grace period (it still reads, with a deletionTimestamp), false when it was already
+   * gone. Preconditions turn a stale delete into Conflict.
+   */
   delete(
     type: ResourceType,
     ref: ObjectRef,
     options?: { uid?: string; resourceVersion?: string; propagationPolicy?: string },
-  ): Promise<boolean>
+  ): Promise<DeleteOutcome>
   /** Evicts a Pod through the eviction subresource; TooManyRequests when a PDB forbids it. */
   evict(
     ref: { namespace: string; name: string },

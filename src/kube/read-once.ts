@@ -26,7 +26,8 @@ export interface HeldObject {
 /**
  * Wraps `kube` for one invocation. Writes go through and update what later reads see: a patch
  * (of the object or its status), apply or create remembers the object the apiserver answered; a
- * delete or any other subresource write forgets it, so the next read asks again. Lists, watches,
+ * delete the apiserver carried out at once makes it read as gone; a pending or failed delete or
+ * any other subresource write forgets it, so the next read asks again. Lists, watches,
  * evictions and Events are not affected. `held` objects answer the first read of themselves.
  */
 export function readOnce(kube: KubeClient, held: readonly HeldObject[] = []): KubeClient {
@@ -74,8 +75,21 @@ export function readOnce(kube: KubeClient, held: readonly HeldObject[] = []): Ku
         (options.subresource ?? 'status') === 'status',
       ),
     delete: (type, ref, options) => {
-      reads.delete(slot(type, ref))
-      return kube.delete(type, ref, options).finally(() => reads.delete(slot(type, ref)))
+      const key = slot(type, ref)
+      reads.delete(key)
+      // Removed at once: for the rest of the run it reads as gone without asking (the kwok
+      // provider's look after deleting its Node, then the Machine's). Pending or failed: ask again.
+      return kube.delete(type, ref, options).then(
+        (outcome) => {
+          if (outcome === 'gone') reads.set(key, Promise.resolve(undefined))
+          else reads.delete(key)
+          return outcome
+        },
+        (error: unknown) => {
+          reads.delete(key)
+          throw error
+        },
+      )
     },
     evict: (ref, options) => kube.evict(ref, options),
     recordEvent: (event) => kube.recordEvent(event),

@@ -1,7 +1,7 @@
 /**
  * The per-reconcile read-once client against a real apiserver: repeated GETs of one object cost
- * one request, a write's answer is what the next read sees, a delete or a failed write makes the
- * next read ask again.
+ * one request, a write's answer is what the next read sees, a delete carried out at once reads as
+ * gone, a pending delete or a failed write makes the next read ask again.
  */
 import { describe, expect, it } from 'vitest'
 import { readOnce } from '../../../src/kube/read-once'
@@ -32,17 +32,28 @@ describe('readOnce', () => {
     const stale = { metadata: { resourceVersion: first?.metadata?.resourceVersion } }
     await expect(reads.mergePatch(coreTypes.configMap, ref, stale)).rejects.toThrow()
     await reads.get(coreTypes.configMap, ref)
-    await reads.delete(coreTypes.configMap, ref)
+    expect(await reads.delete(coreTypes.configMap, ref)).toBe('gone')
     expect(await reads.get(coreTypes.configMap, ref)).toBeUndefined()
-    expect(calls.slice(2)).toEqual([
-      'patch configmaps',
-      'get configmaps',
-      'delete configmaps',
-      'get configmaps',
-    ])
+    // Removed at once: it reads as gone without asking.
+    expect(calls.slice(2)).toEqual(['patch configmaps', 'get configmaps', 'delete configmaps'])
     // Another invocation starts afresh.
     expect(await readOnce(api.kube).get(coreTypes.configMap, ref)).toBeUndefined()
-    expect(calls).toHaveLength(7)
+    expect(calls).toHaveLength(6)
+  })
+
+  it('asks again after a delete that waits on a finalizer', async () => {
+    const namespace = await testNamespace(api.kc, 'read-going')
+    const ref = { namespace, name: 'held' }
+    const finalizers = ['machine-api.dev/test']
+    await api.kube.create(coreTypes.configMap, { metadata: { ...ref, finalizers } })
+    const reads = readOnce(api.kube)
+    await reads.get(coreTypes.configMap, ref)
+    calls.length = 0
+    expect(await reads.delete(coreTypes.configMap, ref)).toBe('going')
+    expect((await reads.get(coreTypes.configMap, ref))?.metadata?.deletionTimestamp).toBeDefined()
+    expect(calls).toEqual(['delete configmaps', 'get configmaps'])
+    await api.kube.mergePatch(coreTypes.configMap, ref, { metadata: { finalizers: null } })
+    expect(await api.kube.delete(coreTypes.configMap, ref)).toBe(false)
   })
 
   it('answers the first read of a held object without asking', async () => {
