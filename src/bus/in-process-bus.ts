@@ -28,6 +28,11 @@ export interface WatchedChange {
   type: ResourceType
   obj: KubeObject
   change: ChangeType
+  /**
+   * Its place in the order the watches produced changes, numbered before any interceptor delays
+   * or reorders them: of two versions of one object, the higher is the newer (see RelatedHint).
+   */
+  order?: number | undefined
 }
 
 /** Delivers a watched change to the mappers and the queue. */
@@ -89,14 +94,13 @@ export function startInProcessBus(options: InProcessBusOptions): InProcessBus {
   })
 
   const reconciled = new Set(options.reconciled.map((t) => t.kind))
-  let deliveries = 0
-  const deliverChange: ChangeDelivery = ({ type, obj, change }) => {
+  const deliverChange: ChangeDelivery = ({ type, obj, change, order }) => {
     metrics?.hints.inc({ transport: 'watch' })
     // The object itself, for its own key: as current as anything a GET would return now; and for
     // a key whose controller reads objects of this type (a Machine's Node), the same as related.
     const current = change !== 'DELETED' ? obj : undefined
     const own = current && reconciled.has(type.kind) ? current : undefined
-    const related = current && [{ type, obj: current, delivered: ++deliveries }]
+    const related = current && [{ type, obj: current, delivered: order }]
     const enqueue = (keys: readonly ObjectKey[]) => {
       for (const key of keys) {
         if (!inNamespaceScope(key, options.namespace)) continue
@@ -113,6 +117,7 @@ export function startInProcessBus(options: InProcessBusOptions): InProcessBus {
   const deliver = options.interceptChanges?.(deliverChange) ?? deliverChange
 
   const events = options.events ?? true
+  let watched = 0
   const sources: WatchSource[] = events
     ? startWatches(
         {
@@ -121,7 +126,7 @@ export function startInProcessBus(options: InProcessBusOptions): InProcessBus {
           log,
           onRestart: (type, cause) => metrics?.watchRestarts.inc({ resource: type.plural, cause }),
         },
-        (type, obj, change) => deliver({ type, obj, change }),
+        (type, obj, change) => deliver({ type, obj, change, order: ++watched }),
       )
     : []
 
