@@ -9,7 +9,7 @@
 import { formatKey, type ObjectKey } from '../kube/object-key'
 import type { HeldObject } from '../kube/read-once'
 import type { KubeObject } from '../kube/resource'
-import { type Hint, heldHint, holdsObjects, mergeHints, type RelatedHint } from './observed'
+import { type Hint, heldCount, heldHint, mergeHints, type RelatedHint } from './observed'
 import type { Timers } from './timers'
 
 /**
@@ -34,9 +34,9 @@ export interface QueueOptions {
   /** Called with ready + delayed key count whenever it changes (for the queue-depth gauge). */
   onDepth?: (depth: number) => void
   /**
-   * Waiting keys that may keep the object they were added with (default 10,000: a watch's first
-   * list of a 10,000-Machine fleet, about 35 MB of Machines); beyond that a key waits without it
-   * and is read fresh, so memory stops growing with the fleet there.
+   * Objects the waiting keys may hold, their own and related ones (default 10,000: a watch's
+   * first list of a 10,000-Machine fleet, about 35 MB of Machines); a key whose hint would pass
+   * it waits holding nothing and is read fresh, so memory stops growing with the fleet there.
    */
   maxObserved?: number
 }
@@ -92,20 +92,25 @@ export function createCoalescingQueue(options: QueueOptions): CoalescingQueue {
   let waiters: Array<() => void> = []
   let producers: Array<{ below: number; resolve: () => void }> = []
   let stopped = false
-  // Waiting entries (ready or rerun) holding an object, against maxObserved.
+  // Objects the waiting entries (ready or rerun) hold, against maxObserved.
   let holding = 0
 
   /** `next` merged into what `current` holds, within the bound on held objects. */
   function keep(current: Hint, next: Hint): Hint {
     const merged = mergeHints(current, next)
-    const held = holdsObjects(current)
-    if (!held && holding >= maxObserved) return {}
-    holding += Number(holdsObjects(merged)) - Number(held)
+    const before = heldCount(current)
+    const after = heldCount(merged)
+    if (after > before && holding - before + after > maxObserved) {
+      // No room for more: the key waits holding nothing and its run reads fresh.
+      holding -= before
+      return { observed: undefined, related: undefined }
+    }
+    holding += after - before
     return merged
   }
 
   function release(entry: Waiting | undefined): void {
-    if (entry && holdsObjects(entry)) holding--
+    if (entry) holding -= heldCount(entry)
   }
 
   function settleProducers(): void {

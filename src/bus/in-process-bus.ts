@@ -17,6 +17,7 @@ import type { RuntimeMetrics } from '../observability/runtime-metrics'
 import { type CoalescingQueue, createCoalescingQueue } from './coalescing-queue'
 import { type EventMapper, mapChangeEach } from './event-mapping'
 import { inNamespaceScope } from './namespace-scope'
+import { heldObject } from './observed'
 import { type Runner, requeueDelay } from './run-outcome'
 import { type SweepReport, startSweepTimer, sweep } from './sweep'
 import type { Timers } from './timers'
@@ -94,8 +95,11 @@ export function startInProcessBus(options: InProcessBusOptions): InProcessBus {
   })
 
   const reconciled = new Set(options.reconciled.map((t) => t.kind))
-  const deliverChange: ChangeDelivery = ({ type, obj, change, order }) => {
+  const deliverChange: ChangeDelivery = ({ type, obj: delivered, change, order }) => {
     metrics?.hints.inc({ transport: 'watch' })
+    // Stripped once, here: the mappers may keep it for a while (the health checks' gathered
+    // listing), and the queue then holds this same copy instead of a second one.
+    const obj = heldObject(delivered)
     // The object itself, for its own key: as current as anything a GET would return now; and for
     // a key whose controller reads objects of this type (a Machine's Node), the same as related.
     const current = change !== 'DELETED' ? obj : undefined

@@ -34,7 +34,7 @@ export function nodeToHealthCheckMapper(
     async map(node, kube, change) {
       const key = machineKeyFromNode(node, types.machine.kind)
       if (!key) return []
-      let checks = await checksOf(kube, key.namespace)
+      let checks = await checksOf(kube, key.namespace, change === 'SYNC')
       if (checks.length > 0 && change !== 'SYNC') {
         const machine = await kube.get(types.machine, { namespace: key.namespace, name: key.name })
         const labels = machine?.metadata?.labels

@@ -50,9 +50,9 @@ export function mergeHints(current: Hint, next: Hint): Hint {
   }
 }
 
-/** Whether a hint holds any object (what a queue's bound on held objects counts). */
-export function holdsObjects(hint: Hint): boolean {
-  return hint.observed !== undefined || (hint.related?.length ?? 0) > 0
+/** How many objects a hint holds, its own and related ones (what a queue's bound counts). */
+export function heldCount(hint: Hint): number {
+  return Number(hint.observed !== undefined) + (hint.related?.length ?? 0)
 }
 
 /**

@@ -101,6 +101,24 @@ describe('coalescing queue: the delivered object', () => {
     ])
   })
 
+  it('counts related objects against maxObserved too', async () => {
+    const { queue, runs, release } = heldQueue(3)
+    const node = (name: string) => [{ type: coreTypes.node, obj: version(name, '1') }]
+    // a holds its own object and its Node (2 of 3); b's two would pass the bound.
+    queue.add(key('a'), 0, version('a', '1'), node('node-a'))
+    queue.add(key('b'), 0, version('b', '1'), node('node-b'))
+    // c's one fits; a second hint for a with the same Node adds nothing.
+    queue.add(key('c'), 0, version('c', '1'))
+    queue.add(key('a'), 0, undefined, node('node-a'))
+    release()
+    await queue.idle()
+    expect(runs.slice(1)).toEqual([
+      { name: 'a', version: '1' },
+      { name: 'b', version: undefined },
+      { name: 'c', version: '1' },
+    ])
+  })
+
   it('frees a slot once a key with an object starts', async () => {
     const { queue, runs, release } = heldQueue(1)
     queue.add(key('a'), 0, version('a', '1'))

@@ -69,4 +69,23 @@ describe('selectorMapper', () => {
     await third
     expect(lists()).toBe(2)
   })
+
+  it("with a gather window, a relist's changes list at once and share that listing", async () => {
+    const { kube, lists } = listingKube()
+    const timers = manualTimers()
+    const type = machineApiTypes.machineHealthCheck
+    const mapper = selectorMapper(
+      'Machine',
+      type,
+      specSelector,
+      sharedListing(type, { timers, ms: 1000 }),
+    )
+    const machines = Array.from({ length: 10 }, (_, i) => ({
+      metadata: { namespace: 'ns', name: `m-${i}`, labels: { pool: 'a' } },
+    }))
+    // No timer advances: a listed change does not wait for the window.
+    const keys = await Promise.all(machines.map((m) => mapper.map(m, kube, 'SYNC')))
+    expect(keys.every((k) => k.length === 1)).toBe(true)
+    expect(lists()).toBe(1)
+  })
 })
