@@ -51,7 +51,7 @@ describe('kube client', () => {
     expect(await reasonOf(kube.create(coreTypes.configMap, cm(namespace, 'Not_Valid')))).toBe(
       'Invalid',
     )
-    expect(await kube.delete(coreTypes.configMap, { namespace, name: 'a' })).toBe(true)
+    expect(await kube.delete(coreTypes.configMap, { namespace, name: 'a' })).toBe('gone')
     expect(await kube.delete(coreTypes.configMap, { namespace, name: 'a' })).toBe(false)
   })
 
