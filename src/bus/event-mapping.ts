@@ -8,7 +8,7 @@ import { LABELS } from '../api/group'
 import { machineKeyFromNode, nodeProviderId, providerIdHash } from '../api/node-link'
 import { type SelectorLike, selectorMatches } from '../api/shared/label-selector'
 import type { KubeClient } from '../kube/kube-client'
-import { keyOf, type ObjectKey, uniqueKeys } from '../kube/object-key'
+import { keyOf, type ObjectKey } from '../kube/object-key'
 import { listPages } from '../kube/paged-list'
 import type { KubeObject, ResourceType } from '../kube/resource'
 import type { Timers } from './timers'
@@ -171,17 +171,6 @@ export function nodeToMachineMapper(machine: ResourceType, nodeKind = 'Node'): E
   }
 }
 
-/** The keys for a change of a `kind` object, across all mappers for that kind, without repeats. */
-export async function mapChange(
-  mappers: readonly EventMapper[],
-  change: MappedChange,
-  kube: KubeClient,
-): Promise<ObjectKey[]> {
-  const keys: ObjectKey[] = []
-  await mapChangeEach(mappers, change, kube, (found) => keys.push(...found))
-  return uniqueKeys(keys)
-}
-
 /** A change as the mappers see it. */
 export interface MappedChange {
   kind: string
@@ -190,13 +179,13 @@ export interface MappedChange {
 }
 
 /**
- * Maps a change like mapChange, handing each mapper's keys to `deliver` as soon as that mapper
- * has them, so a mapper that reads the apiserver or gathers changes (the health checks' listing)
- * does not hold back a key that needs nothing (a Machine's own). The mappers of one kind yield
+ * Maps a change through every mapper of its kind, handing each mapper's keys to `deliver` as soon
+ * as that mapper has them, so a mapper that reads the apiserver or gathers changes (the health
+ * checks' listing) does not hold back a key that needs nothing (a Machine's own). The mappers of one kind yield
  * keys of different kinds, so nothing repeats between deliveries. Resolves once every mapper has
  * delivered; rejects with the first failure after the others settled.
  */
-export async function mapChangeEach(
+export async function mapChange(
   mappers: readonly EventMapper[],
   change: MappedChange,
   kube: KubeClient,

@@ -6,11 +6,11 @@
 import type { KubeClient } from '../kube/kube-client'
 import type { ObjectKey } from '../kube/object-key'
 import type { KubeObject, ResourceType } from '../kube/resource'
-import { type EventMapper, mapChangeEach } from './event-mapping'
+import { type EventMapper, mapChange } from './event-mapping'
 
 /**
  * The keys for a change of `kind` (full object or reference), via `mappers`, handed to `deliver`
- * as each mapper finds them (see mapChangeEach).
+ * as each mapper finds them (see mapChange).
  */
 export async function keysForChange(
   change: { kind: string; object: KubeObject; full: boolean },
@@ -27,5 +27,5 @@ export async function keysForChange(
     })
     if (fresh) object = fresh
   }
-  await mapChangeEach(deps.mappers, { kind: change.kind, obj: object }, deps.kube, deliver)
+  await mapChange(deps.mappers, { kind: change.kind, obj: object }, deps.kube, deliver)
 }

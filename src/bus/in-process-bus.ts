@@ -15,7 +15,7 @@ import type { KubeObject, ResourceType } from '../kube/resource'
 import type { Logger } from '../observability/logger'
 import type { RuntimeMetrics } from '../observability/runtime-metrics'
 import { type CoalescingQueue, createCoalescingQueue } from './coalescing-queue'
-import { type EventMapper, mapChangeEach } from './event-mapping'
+import { type EventMapper, mapChange } from './event-mapping'
 import { inNamespaceScope } from './namespace-scope'
 import { heldObject } from './observed'
 import { type Runner, requeueDelay } from './run-outcome'
@@ -114,7 +114,7 @@ export function startInProcessBus(options: InProcessBusOptions): InProcessBus {
         } else queue.add(key, 0)
       }
     }
-    mapChangeEach(options.mappers, { kind: type.kind, obj, change }, kube, enqueue).catch(
+    mapChange(options.mappers, { kind: type.kind, obj, change }, kube, enqueue).catch(
       (error: unknown) => log.warn({ err: errorMessage(error) }, 'mapping a change failed'),
     )
   }

@@ -3,7 +3,7 @@
  * produced the key delivered it, so the reconcile need not GET it again. It is a hint like the key
  * itself: possibly stale, never trusted for a write (every write carries its resourceVersion).
  */
-import type { HeldObject } from '../kube/read-once'
+import { type HeldObject, heldSlot } from '../kube/read-once'
 import type { KubeObject } from '../kube/resource'
 
 /**
@@ -80,10 +80,6 @@ function newer(kept: RelatedHint | undefined, next: RelatedHint): RelatedHint | 
     return next.delivered > kept.delivered ? next : kept
   }
   return kept && mergeObserved(kept.obj, next.obj) ? kept : undefined
-}
-
-function heldSlot({ type, obj }: HeldObject): string {
-  return `${type.group}/${type.plural}/${obj.metadata?.namespace ?? ''}/${obj.metadata?.name ?? ''}`
 }
 
 /** `hint` as a queue holds it: every object in it as heldObject() keeps it. */

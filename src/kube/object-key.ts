@@ -23,13 +23,3 @@ export function keyOf(kind: string, obj: KubeObject): ObjectKey | undefined {
   const namespace = obj.metadata?.namespace
   return namespace ? { kind, namespace, name } : { kind, name }
 }
-
-/** Keys without repeats, first occurrence first. */
-export function uniqueKeys(keys: Iterable<ObjectKey>): ObjectKey[] {
-  const seen = new Map<string, ObjectKey>()
-  for (const key of keys) {
-    const id = formatKey(key)
-    if (!seen.has(id)) seen.set(id, key)
-  }
-  return [...seen.values()]
-}

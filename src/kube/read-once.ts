@@ -6,15 +6,16 @@
  * it, so every reconcile still starts from fresh state; nothing is cached across reconciles.
  */
 import type { KubeClient } from './kube-client'
-import type { KubeObject, ObjectRef, ResourceType } from './resource'
+import { type KubeObject, type ObjectRef, type ResourceType, refOf } from './resource'
 
 function slot(type: ResourceType, ref: ObjectRef): string {
   const namespace = type.namespaced ? (ref.namespace ?? '') : ''
   return `${type.group}/${type.plural}/${namespace}/${ref.name}`
 }
 
-function refOf(obj: KubeObject): ObjectRef {
-  return { namespace: obj.metadata?.namespace, name: obj.metadata?.name ?? '' }
+/** Which object `held` is, as a string: two held objects with the same slot are one object. */
+export function heldSlot({ type, obj }: HeldObject): string {
+  return slot(type, refOf(obj))
 }
 
 /** An object the invocation already holds (its list or watch event delivered it). */
@@ -32,7 +33,7 @@ export interface HeldObject {
  */
 export function readOnce(kube: KubeClient, held: readonly HeldObject[] = []): KubeClient {
   const reads = new Map<string, Promise<KubeObject | undefined>>()
-  for (const { type, obj } of held) reads.set(slot(type, refOf(obj)), Promise.resolve(obj))
+  for (const one of held) reads.set(heldSlot(one), Promise.resolve(one.obj))
   function remember<T extends KubeObject>(
     type: ResourceType,
     ref: ObjectRef,

@@ -43,31 +43,21 @@ async function answer(
   const method = request.method ?? 'GET'
   // HEAD is answered as GET without a body, as HTTP (and Hono before) does.
   const head = method === 'HEAD'
-  if (method === 'GET' || head) {
-    if (path === '/healthz') return send(response, 200, '{"status":"ok"}', head)
-    if (path === '/readyz') {
-      const ready = deps.isReady?.() ?? true
-      return send(response, ready ? 200 : 503, `{"status":"${ready ? 'ok' : 'not ready'}"}`, head)
-    }
-    if (path === '/metrics') {
-      const text = await deps.metrics.metrics()
-      response.writeHead(200, {
-        'Content-Type': deps.metrics.contentType,
-        'Content-Length': Buffer.byteLength(text),
-      })
-      response.end(head ? undefined : text)
-      return
-    }
-  }
-  send(response, 404, JSON.stringify({ error: `no route for ${method} ${path}` }), head)
-}
-
-function send(response: ServerResponse, status: number, body: string, head: boolean): void {
-  if (head) {
+  const reply = (status: number, body: string, contentType = 'application/json') => {
     response.writeHead(status, {
-      'Content-Type': 'application/json',
+      'Content-Type': contentType,
       'Content-Length': Buffer.byteLength(body),
     })
-    response.end()
-  } else sendJson(response, status, body)
+    response.end(head ? undefined : body)
+  }
+  if (method === 'GET' || head) {
+    if (path === '/healthz') return reply(200, '{"status":"ok"}')
+    if (path === '/readyz') {
+      const ready = deps.isReady?.() ?? true
+      return reply(ready ? 200 : 503, `{"status":"${ready ? 'ok' : 'not ready'}"}`)
+    }
+    if (path === '/metrics')
+      return reply(200, await deps.metrics.metrics(), deps.metrics.contentType)
+  }
+  reply(404, JSON.stringify({ error: `no route for ${method} ${path}` }))
 }

@@ -7,7 +7,7 @@ import type { KubeClient } from '../../kube/kube-client'
 import type { ObjectKey } from '../../kube/object-key'
 import type { ResourceType } from '../../kube/resource'
 import type { Logger } from '../../observability/logger'
-import { type EventMapper, mapChangeEach } from '../event-mapping'
+import { type EventMapper, mapChange } from '../event-mapping'
 import { inNamespaceScope } from '../namespace-scope'
 import type { Timers } from '../timers'
 import type { WatchSource } from '../watch-source'
@@ -41,7 +41,7 @@ export function startWatchBridge(options: {
         if (inNamespaceScope(key, options.namespace)) published.push(options.publish(key))
       }
     }
-    mapChangeEach(options.mappers, { kind: type.kind, obj, change }, kube, publish)
+    mapChange(options.mappers, { kind: type.kind, obj, change }, kube, publish)
       .finally(() => Promise.all(published))
       .catch((error: unknown) => log.warn({ err: errorMessage(error) }, 'publishing a hint failed'))
   })

@@ -8,7 +8,7 @@ import type { KubeConfig } from '@kubernetes/client-node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ANNOTATIONS, LABELS } from '../../../src/api/group'
 import { providerIdHash } from '../../../src/api/node-link'
-import { mapChange, nodeToMachineMapper, selectorMapper } from '../../../src/bus/event-mapping'
+import { nodeToMachineMapper, selectorMapper } from '../../../src/bus/event-mapping'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { testKubeConfig, testNamespace } from '../../harness/kube'
 import { ensureWidgetCrd, testKube, widgetType } from '../runtime/widget'
@@ -58,22 +58,14 @@ describe('event mapping against the apiserver', () => {
       spec: {},
     })
     const node = { metadata: { name: 'map-node-1' }, spec: { providerID: providerId } }
-    const keys = await mapChange(
-      [nodeToMachineMapper(widgetType, 'Node')],
-      { kind: 'Node', obj: node },
-      recording(kube),
-    )
+    const keys = await nodeToMachineMapper(widgetType, 'Node').map(node, recording(kube))
     expect(keys).toEqual([{ kind: 'Widget', namespace, name: 'machine-a' }])
     expect(calls).toEqual([`list widgets ${LABELS.providerIdHash}=${providerIdHash(providerId)}`])
   })
 
   it('finds the Machine of a linked Node from its annotation without any call', async () => {
     const node = { metadata: { name: 'n', annotations: { [ANNOTATIONS.machine]: 'ns/machine-a' } } }
-    const keys = await mapChange(
-      [nodeToMachineMapper(widgetType, 'Node')],
-      { kind: 'Node', obj: node },
-      recording(kube),
-    )
+    const keys = await nodeToMachineMapper(widgetType, 'Node').map(node, recording(kube))
     expect(keys).toEqual([{ kind: 'Widget', namespace: 'ns', name: 'machine-a' }])
     expect(calls).toEqual([])
   })
@@ -86,11 +78,7 @@ describe('event mapping against the apiserver', () => {
     await check('zone-a', { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] })
     await check('gpu', { matchLabels: { pool: 'gpu' } })
     const machine = { metadata: { namespace, name: 'm', labels: { pool: 'workers', zone: 'a' } } }
-    const keys = await mapChange(
-      [selectorMapper('Machine', widgetType)],
-      { kind: 'Machine', obj: machine },
-      kube,
-    )
+    const keys = await selectorMapper('Machine', widgetType).map(machine, kube)
     expect(keys.map((k) => k.name).sort()).toEqual(['workers', 'zone-a'])
   })
 })

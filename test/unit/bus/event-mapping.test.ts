@@ -2,12 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { ANNOTATIONS } from '../../../src/api/group'
 import { machineKeyFromNode, nodeProviderId, providerIdHash } from '../../../src/api/node-link'
 import { machineApiTypes } from '../../../src/api/resource-types'
-import {
-  type EventMapper,
-  mapChangeEach,
-  ownerKeys,
-  selfMapper,
-} from '../../../src/bus/event-mapping'
+import { type EventMapper, mapChange, ownerKeys, selfMapper } from '../../../src/bus/event-mapping'
 import { machineApiMappers, watchedTypes } from '../../../src/bus/machine-api-mappers'
 
 const owner = (kind: string, name: string, controller?: boolean) => ({
@@ -62,7 +57,7 @@ describe('event mapping', () => {
     }
     const delivered: string[][] = []
     const machine = { metadata: { namespace: 'ns', name: 'm' } }
-    const mapped = mapChangeEach(
+    const mapped = mapChange(
       [slow, selfMapper('Machine')],
       { kind: 'Machine', obj: machine },
       undefined as never,

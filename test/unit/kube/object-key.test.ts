@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatKey, keyOf, uniqueKeys } from '../../../src/kube/object-key'
+import { formatKey, keyOf } from '../../../src/kube/object-key'
 
 describe('object keys', () => {
   it.each([
@@ -16,13 +16,5 @@ describe('object keys', () => {
       name: 'm',
     })
     expect(keyOf('Machine', { metadata: {} })).toBeUndefined()
-  })
-
-  it('drops repeated keys, keeping the first', () => {
-    const a = { kind: 'K', name: 'a' }
-    expect(uniqueKeys([a, { kind: 'K', name: 'b' }, { ...a }])).toEqual([
-      a,
-      { kind: 'K', name: 'b' },
-    ])
   })
 })
