@@ -14,6 +14,7 @@ import type { Actuator, ActuatorContext } from '../../providers/actuator'
 import { toActuatorMachine } from '../../providers/machine'
 import { hasOwnOutcome, typedActuator } from '../../providers/typed-actuator'
 import { isConditionTrue } from '../shared/conditions'
+import { hasFinalizer } from './actions'
 import { type ClaimHolder, createClaimAnnotation, parseClaim } from './claim-holder'
 import type { MachineDeps } from './machine-deps'
 import type {
@@ -50,7 +51,9 @@ export async function observeMachine(
     status.observedGeneration === machine.metadata.generation
   const instance: InstanceObservation =
     provider && !failedForGeneration
-      ? await askInstance(provider, machine, deleting)
+      ? neverCreated(machine, deleting)
+        ? { state: 'absent' }
+        : await askInstance(provider, machine, deleting)
       : { state: 'not-asked' }
   const node = await linkedNode(deps, machine)
   const claim = claimOf(machine, holder)
@@ -92,6 +95,18 @@ async function resolveMachineProvider(
     actuator: typedActuator(provider.actuator),
     ctx: providerContext(deps, machine, resolution),
   }
+}
+
+/**
+ * Whether no instance of this Machine can exist yet, so the provider need not be asked. The
+ * planner creates only once the finalizer is on, and adds it with the Machine's resourceVersion
+ * as precondition: a Machine without it (and without a recorded providerID, which an adopted
+ * instance would have) was never created by us. If the Machine this run holds is stale, the
+ * finalizer patch fails on its precondition and the run starts over from a fresh read; and
+ * `create` adopts what an earlier attempt left anyway.
+ */
+function neverCreated(machine: Machine, deleting: boolean): boolean {
+  return !deleting && !hasFinalizer(machine as KubeObject) && !machine.spec.providerID
 }
 
 /**

@@ -36,9 +36,19 @@ describe('Machine lifecycle (kwok provider)', () => {
     const ns = namespace()
     // Status writes that found the Machine gone: a deleted Machine gets none.
     const statusWritesOfGone: string[] = []
+    // The Node requests in order: a new Machine's Node is created without looking for it first.
+    const nodeRequests: string[] = []
     const client = kube()
     const recording: KubeClient = {
       ...client,
+      get<T extends KubeObject>(type: ResourceType, ref: ObjectRef) {
+        if (type.plural === 'nodes') nodeRequests.push('get')
+        return client.get<T>(type, ref)
+      },
+      create<T extends KubeObject>(type: ResourceType, object: T) {
+        if (type.plural === 'nodes') nodeRequests.push('create')
+        return client.create<T>(type, object)
+      },
       mergePatch<T extends KubeObject>(
         type: ResourceType,
         ref: ObjectRef,
@@ -66,6 +76,7 @@ describe('Machine lifecycle (kwok provider)', () => {
       return m?.status?.phase === 'Running' && m
     })
     expect(running.spec.providerID).toBe(`kwok://${ns}.web-1`)
+    expect(nodeRequests[0]).toBe('create')
     expect(machineCondition(running, 'NodeLinked')?.status).toBe('True')
     const nodeName = running.status?.nodeRef?.name ?? ''
     await waitFor('Node Ready and Machine NodeHealthy', async () => {
