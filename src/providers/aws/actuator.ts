@@ -122,8 +122,9 @@ export function createAwsActuator(options: AwsActuatorOptions): Actuator {
 
     async create(ctx, machine) {
       const s = await session(ctx)
-      // The reconcile checked `exists`, but a concurrent or crashed attempt may have launched
-      // since: adopt its instance. EC2's ClientToken closes the remaining window.
+      // A concurrent or crashed attempt may have launched since the reconcile last looked (a
+      // Machine's first reconcile does not look): adopt its instance. EC2's ClientToken closes
+      // the remaining window.
       const seen = await observeMachine(s.client, machine, { going: false, signal: ctx.signal })
       const existing = backing(ctx, machine, seen)
       if (existing) return adopted(ctx, existing)
