@@ -1,6 +1,7 @@
 // Bundles every entry point in functions/ into dist/ as a self-contained ESM file for Node.
 import { readdirSync } from 'node:fs'
 import { build } from 'esbuild'
+import { plugins } from './build/plugins.mjs'
 
 const entryPoints = readdirSync('functions')
   .filter((file) => file.endsWith('.ts'))
@@ -28,6 +29,7 @@ await build({
   sourcemap: true,
   metafile: false,
   logLevel: 'info',
+  plugins,
   // @kubernetes/client-node and some of its dependencies still call require(); an ESM bundle has
   // no require unless we create one.
   banner: {

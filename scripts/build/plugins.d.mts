@@ -1,0 +1,5 @@
+import type { Plugin } from 'esbuild'
+
+export const nodeFetchNativeUrl: Plugin
+export const clientNodeConfigImports: Plugin
+export const plugins: Plugin[]

@@ -1,0 +1,44 @@
+// esbuild plugins that keep code the functions never run out of what they load at start. Each
+// relies on a property of an exactly pinned package that test/unit/cli/build-plugins.test.ts
+// checks against the installed source, so an upgrade that breaks it fails the unit tests.
+import { fileURLToPath } from 'node:url'
+
+const here = (file) => fileURLToPath(new URL(file, import.meta.url))
+
+/**
+ * node-fetch 2.x requires whatwg-url (with tr46's Unicode tables, about 285 KiB) only for
+ * `Url.URL || whatwgUrl.URL`, a fallback for Node versions without `url.URL`; Node 20 always has
+ * it, so node-fetch gets a module exporting the native class and whatwg-url is never evaluated.
+ * Other importers of whatwg-url (none today) still get the real package.
+ */
+export const nodeFetchNativeUrl = {
+  name: 'node-fetch-native-url',
+  setup(build) {
+    build.onResolve({ filter: /^whatwg-url$/ }, (args) =>
+      /[\\/]node_modules[\\/]node-fetch[\\/]/.test(args.importer)
+        ? { path: here('./native-url.cjs') }
+        : undefined,
+    )
+  },
+}
+
+/**
+ * client-node's dist/config.js (KubeConfig) imports `createConfiguration` and `ServerConfiguration`
+ * from dist/gen/index.js, which also re-exports every generated model and API class (about 440
+ * KiB, evaluated at start because the package does not declare itself side-effect free). Config
+ * gets a module exporting just those two from their own files; esbuild fails the build if config.js
+ * ever imports a name it does not export. Importers other than config.js (the package index, used
+ * by the webhook's MachineClass lookup) still get the whole dist/gen/index.js.
+ */
+export const clientNodeConfigImports = {
+  name: 'client-node-config-imports',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/gen\/index\.js$/ }, (args) =>
+      /[\\/]@kubernetes[\\/]client-node[\\/]dist[\\/]config\.js$/.test(args.importer)
+        ? { path: here('./client-node-config-imports.mjs') }
+        : undefined,
+    )
+  },
+}
+
+export const plugins = [nodeFetchNativeUrl, clientNodeConfigImports]
