@@ -9,6 +9,7 @@ import { generateCrd } from '../crd/generate'
 import { errorMessage } from '../errors'
 import type { KubeClient } from '../kube/kube-client'
 import type { KubeObject, ResourceType } from '../kube/resource'
+import { specWriteMatchConditions } from '../webhooks/match-conditions'
 
 const fieldManager = 'machine-api-dev'
 const crdType: ResourceType = {
@@ -41,6 +42,7 @@ export function admissionWebhook(name: string, url: string, caBundle: string) {
         scope: 'Namespaced',
       },
     ],
+    matchConditions: specWriteMatchConditions,
     failurePolicy: 'Fail',
     sideEffects: 'None',
     matchPolicy: 'Equivalent',

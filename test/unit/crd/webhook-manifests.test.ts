@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { API_GROUP, HUB_VERSION } from '../../../src/api/group'
 import { KIND_DEFINITIONS } from '../../../src/api/kinds'
+import { specWriteMatchConditions } from '../../../src/webhooks/match-conditions'
 
 const base = join(import.meta.dirname, '..', '..', '..', 'infra', 'webhook', 'base')
 
@@ -14,6 +15,7 @@ type Webhook = {
   sideEffects: string
   matchPolicy: string
   timeoutSeconds: number
+  matchConditions: { name: string; expression: string }[]
   clientConfig: { service: { path: string } }
 }
 
@@ -41,5 +43,9 @@ describe.each([
     })
     expect(webhook.timeoutSeconds).toBeLessThanOrEqual(10)
     expect(webhook.clientConfig.service.path).toBe(path)
+  })
+
+  it('is called for creates and spec changes only, as the dev and test installs are', () => {
+    expect(webhook.matchConditions).toEqual(specWriteMatchConditions)
   })
 })
