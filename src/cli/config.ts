@@ -1,6 +1,7 @@
 /**
- * @module Configuration from flags and environment, validated by zod. Each field remembers where
- * its value came from (`--bus`, `$PORT`), so an error names the flag or variable to fix.
+ * @module Configuration from flags and environment, validated by zod (or by hand, reporting through
+ * configError). Each field remembers where its value came from (`--bus`, `$PORT`), so an error
+ * names the flag or variable to fix.
  */
 import type { z } from 'zod'
 import { type FlagValues, UsageError } from './command'
@@ -33,6 +34,25 @@ export function sourced(
   return { value: undefined, source: names.flag ? `--${names.flag}` : `$${names.env}` }
 }
 
+/** One invalid setting: the field of `raw` it concerns and what is wrong with it. */
+export interface ConfigIssue {
+  field: string
+  message: string
+}
+
+/**
+ * The UsageError listing every issue as `<source>: <message> (got <value>)`, the flag or variable
+ * taken from `raw`.
+ */
+export function configError(raw: Record<string, SourcedValue>, issues: ConfigIssue[]): UsageError {
+  const lines = issues.map(({ field, message }) => {
+    const sourced = raw[field]
+    const got = sourced?.value === undefined ? '' : ` (got ${JSON.stringify(sourced.value)})`
+    return `${sourced?.source ?? field}: ${message}${got}`
+  })
+  return new UsageError(`invalid configuration:\n  ${lines.join('\n  ')}`)
+}
+
 /**
  * Parses `raw` (field -> sourced value) with `schema`. Throws UsageError listing every invalid
  * setting as `<source>: <message> (got <value>)`.
@@ -44,11 +64,11 @@ export function parseConfig<S extends z.ZodType>(
   const input = Object.fromEntries(Object.entries(raw).map(([key, v]) => [key, v.value]))
   const result = schema.safeParse(input)
   if (result.success) return result.data
-  const lines = result.error.issues.map((issue) => {
-    const field = String(issue.path[0] ?? '')
-    const sourced = raw[field]
-    const got = sourced?.value === undefined ? '' : ` (got ${JSON.stringify(sourced.value)})`
-    return `${sourced?.source ?? field}: ${issue.message}${got}`
-  })
-  throw new UsageError(`invalid configuration:\n  ${lines.join('\n  ')}`)
+  throw configError(
+    raw,
+    result.error.issues.map((issue) => ({
+      field: String(issue.path[0] ?? ''),
+      message: issue.message,
+    })),
+  )
 }

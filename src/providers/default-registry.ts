@@ -8,8 +8,11 @@
  * - `MACHINE_API_PROVIDERS`: comma-separated subset to enable (default: all).
  */
 import { lazyAwsProvider } from './aws/lazy-provider'
-import { createKwokProvider } from './kwok/provider'
+import { lazyProvider } from './lazy-provider'
 import { createProviderRegistry, type Provider, type ProviderRegistry } from './registry'
+
+/** What createKwokProvider() has besides its actuator (the unit test compares them). */
+export const kwokCapabilities = ['capacity'] as const
 
 export function createDefaultProviders(env: NodeJS.ProcessEnv): ProviderRegistry {
   const all: Record<string, () => Provider> = {
@@ -19,7 +22,13 @@ export function createDefaultProviders(env: NodeJS.ProcessEnv): ProviderRegistry
         ...(env.AWS_REGION ? { defaultRegion: env.AWS_REGION } : {}),
         ...(env.AWS_EC2_ENDPOINT ? { endpoint: env.AWS_EC2_ENDPOINT } : {}),
       }),
-    kwok: () => createKwokProvider(),
+    // Its spec schema (zod) is loaded with it, on the first kwok reconcile.
+    kwok: () =>
+      lazyProvider(
+        'kwok',
+        async () => (await import('./kwok/provider')).createKwokProvider(),
+        kwokCapabilities,
+      ),
   }
   const wanted = (env.MACHINE_API_PROVIDERS ?? Object.keys(all).join(','))
     .split(',')

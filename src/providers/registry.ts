@@ -8,12 +8,15 @@ import type { CapacityRequest, MachineCapacity } from './capacity'
 import { InvalidConfigurationError } from './errors'
 import type { Orphan, OrphanSweepRequest } from './orphans'
 
-/** A named provider: its actuator and the zod schema of its provider spec (used by admission). */
+/** A named provider: its actuator, its optional capabilities and the zod schema of its spec. */
 export interface Provider {
   /** The name MachineClasses use in `provider`, e.g. `aws`. */
   readonly name: string
-  /** The zod schema of its provider spec, built on first call. */
-  readonly specSchema: () => z.ZodType
+  /**
+   * The zod schema of its provider spec, built on first call; absent when the provider is loaded
+   * on first use (lazyProvider), since its schema would load zod at start.
+   */
+  readonly specSchema?: () => z.ZodType
   readonly actuator: Actuator
   /**
    * Optional capability: reports (and when asked terminates) infrastructure this deployment

@@ -1,9 +1,11 @@
-/** @module Durations as Go-style strings ("90s", "10m", "1h30m"), the form kubectl users know. */
-import { z } from 'zod'
+/**
+ * @module Durations as Go-style strings ("90s", "10m", "1h30m"), the form kubectl users know. The
+ * schema is in duration-schema.ts, so what only parses durations does not import zod.
+ */
 
 // Same grammar as Go's time.ParseDuration without the sign: a negative timeout is never meaningful.
 // ASCII only ("us", not "µs") so the pattern is identical in JS and in the apiserver's RE2.
-const DURATION_PATTERN = /^(0|([0-9]+(\.[0-9]+)?(ns|us|ms|s|m|h))+)$/
+export const DURATION_PATTERN = /^(0|([0-9]+(\.[0-9]+)?(ns|us|ms|s|m|h))+)$/
 
 const UNIT_MS: Record<string, number> = {
   ns: 1e-6,
@@ -12,15 +14,6 @@ const UNIT_MS: Record<string, number> = {
   s: 1000,
   m: 60_000,
   h: 3_600_000,
-}
-
-/** A non-negative duration string; `description` becomes the kubectl explain text. */
-export function durationSchema(description: string) {
-  return z
-    .string()
-    .max(64)
-    .regex(DURATION_PATTERN, { message: 'must be a duration such as "30s", "10m" or "1h30m"' })
-    .describe(`${description} A duration such as "30s", "10m" or "1h30m".`)
 }
 
 /**

@@ -1,24 +1,10 @@
-/** @module Int-or-percent values (maxSurge, maxUnavailable, maxUnhealthy), as in apps/v1. */
-import { z } from 'zod'
+/**
+ * @module Int-or-percent values (maxSurge, maxUnavailable, maxUnhealthy), as in apps/v1. The schema
+ * is in int-or-string-schema.ts, so what only resolves values does not import zod.
+ */
 
 // At most 100%: more than all Machines is never what a user meant.
-const PERCENT_PATTERN = /^(100|[1-9]?[0-9])%$/
-
-/**
- * A non-negative integer or a percentage string such as "25%".
- * The CRD marks it `x-kubernetes-int-or-string`; the format is enforced by zod in the webhook.
- */
-export function intOrPercentSchema(description: string) {
-  return z
-    .union([
-      z.int().min(0).max(1_000_000),
-      z
-        .string()
-        .regex(PERCENT_PATTERN, { message: 'must be an integer or a percentage like "25%"' }),
-    ])
-    .meta({ 'x-kubernetes-int-or-string': true })
-    .describe(`${description} An integer or a percentage such as "25%".`)
-}
+export const PERCENT_PATTERN = /^(100|[1-9]?[0-9])%$/
 
 /** An int-or-percent value. */
 export type IntOrPercent = number | string

@@ -1,7 +1,7 @@
 /** @module MachineDeployment v1alpha1: the legacy shape (no rollbackTo, no per-strategy delete policy). */
 import { z } from 'zod'
-import { intOrPercentSchema } from '../shared/int-or-string'
-import { labelSelectorSchema } from '../shared/label-selector'
+import { intOrPercentSchema } from '../shared/int-or-string-schema'
+import { labelSelectorSchema } from '../shared/label-selector-schema'
 import { lazySchema } from '../shared/lazy-schema'
 import { resourceSchema } from '../shared/resource'
 import { machineDeploymentSpecSchema } from '../v1beta1/machine-deployment'

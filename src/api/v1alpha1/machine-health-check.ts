@@ -1,8 +1,8 @@
 /** @module MachineHealthCheck v1alpha1: the legacy shape (`remediationTemplate`, counters only in status). */
 import { z } from 'zod'
-import { durationSchema } from '../shared/duration'
-import { intOrPercentSchema } from '../shared/int-or-string'
-import { labelSelectorSchema } from '../shared/label-selector'
+import { durationSchema } from '../shared/duration-schema'
+import { intOrPercentSchema } from '../shared/int-or-string-schema'
+import { labelSelectorSchema } from '../shared/label-selector-schema'
 import { lazySchema } from '../shared/lazy-schema'
 import { typedReferenceSchema } from '../shared/meta'
 import { resourceSchema } from '../shared/resource'

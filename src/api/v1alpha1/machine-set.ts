@@ -1,6 +1,6 @@
 /** @module MachineSet v1alpha1: the legacy shape (v1alpha1 Machine template, errorReason/errorMessage). */
 import { z } from 'zod'
-import { labelSelectorSchema } from '../shared/label-selector'
+import { labelSelectorSchema } from '../shared/label-selector-schema'
 import { lazySchema } from '../shared/lazy-schema'
 import { templateMetaSchema } from '../shared/meta'
 import { resourceSchema } from '../shared/resource'

@@ -2,8 +2,8 @@
 import { z } from 'zod'
 import { timestampSchema } from '../shared/conditions'
 import { countSchema } from '../shared/counts'
-import { intOrPercentSchema } from '../shared/int-or-string'
-import { labelSelectorSchema } from '../shared/label-selector'
+import { intOrPercentSchema } from '../shared/int-or-string-schema'
+import { labelSelectorSchema } from '../shared/label-selector-schema'
 import { lazySchema } from '../shared/lazy-schema'
 import { hubResourceSchema, hubStatusSchema } from '../shared/resource'
 import {

@@ -1,9 +1,9 @@
 /** @module MachineHealthCheck v1beta1: which Machines are unhealthy and how they are remediated. */
 import { z } from 'zod'
 import { countSchema, observedGenerationSchema } from '../shared/counts'
-import { durationSchema } from '../shared/duration'
-import { intOrPercentSchema } from '../shared/int-or-string'
-import { labelSelectorSchema } from '../shared/label-selector'
+import { durationSchema } from '../shared/duration-schema'
+import { intOrPercentSchema } from '../shared/int-or-string-schema'
+import { labelSelectorSchema } from '../shared/label-selector-schema'
 import { lazySchema } from '../shared/lazy-schema'
 import { typedReferenceSchema } from '../shared/meta'
 import { hubResourceSchema, hubStatusSchema } from '../shared/resource'

@@ -1,7 +1,7 @@
 /** @module MachineSet v1beta1: keeps `replicas` Machines stamped from one template. */
 import { z } from 'zod'
 import { countSchema, observedGenerationSchema } from '../shared/counts'
-import { labelSelectorSchema } from '../shared/label-selector'
+import { labelSelectorSchema } from '../shared/label-selector-schema'
 import { lazySchema } from '../shared/lazy-schema'
 import { templateMetaSchema } from '../shared/meta'
 import { hubResourceSchema, hubStatusSchema } from '../shared/resource'

@@ -2,7 +2,7 @@
 import { z } from 'zod'
 import { timestampSchema } from '../shared/conditions'
 import { observedGenerationSchema } from '../shared/counts'
-import { durationSchema } from '../shared/duration'
+import { durationSchema } from '../shared/duration-schema'
 import { lazySchema } from '../shared/lazy-schema'
 import { localReferenceSchema, templateMetaSchema } from '../shared/meta'
 import {

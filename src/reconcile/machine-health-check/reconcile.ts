@@ -17,7 +17,7 @@ import {
   recordPlannedEvent,
   writeMachineConditions,
 } from './execute'
-import { observeTargets, parseHealthCheckSpec } from './observe'
+import { observeTargets } from './observe'
 import { planRemediation } from './plan'
 import { healthCheckStatus, remediationAllowed, remediationAllowedCondition } from './status'
 import { healthCheckSucceededCondition, type ObservedCondition } from './target'
@@ -42,6 +42,8 @@ export async function reconcileMachineHealthCheck(
   const ref = { namespace: key.namespace, name: key.name }
   const healthCheck = await kube.get(types.machineHealthCheck, ref)
   if (!healthCheck || healthCheck.metadata?.deletionTimestamp || isStalled(healthCheck)) return {}
+  // Imported here, not at the top: it loads zod and the API's schemas (see spec.ts).
+  const { parseHealthCheckSpec } = await import('./spec')
   const spec = parseHealthCheckSpec(healthCheck)
   const namespace = key.namespace ?? ''
   const targets = await observeTargets(kube, types.machine, { namespace, selector: spec.selector })

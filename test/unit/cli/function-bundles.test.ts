@@ -59,6 +59,12 @@ describe('function bundles', () => {
     expect(inputs.filter((i) => /@aws-sdk|@smithy|@nats-io/.test(i))).toEqual([])
   }, 60_000)
 
+  it('the worker starts without zod (settings checked by hand, schemas loaded by the reconciles)', async () => {
+    const inputs = await startInputs('functions/worker.ts')
+    expect(inputs).toContain('src/cli/runtime-settings.ts')
+    expect(inputs.filter((i) => /node_modules\/zod\//.test(i))).toEqual([])
+  }, 60_000)
+
   it('the webhook bundles neither the CLI dispatcher nor the AWS SDK or NATS', async () => {
     const inputs = await bundledInputs('functions/webhook.ts')
     expect(inputs).toContain('src/cli/commands/webhook.ts')

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { PermanentError } from '../../../../src/errors'
-import {
-  parseHealthCheckSpec,
-  toTargetMachine,
-} from '../../../../src/reconcile/machine-health-check/observe'
+import { toTargetMachine } from '../../../../src/reconcile/machine-health-check/observe'
+import { parseHealthCheckSpec } from '../../../../src/reconcile/machine-health-check/spec'
 
 const selector = { matchLabels: { pool: 'a' } }
 

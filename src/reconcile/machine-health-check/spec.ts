@@ -1,0 +1,65 @@
+/**
+ * @module Parses a MachineHealthCheck's spec (defaults applied) into what evaluation and planning
+ * read. The reconcile imports it on first use: it needs the API's zod schema, which nothing else
+ * of a worker needs before it serves `/readyz`.
+ */
+import { ANNOTATIONS } from '../../api/group'
+import { parseDurationMs } from '../../api/shared/duration'
+import { isEmptySelector, type LabelSelector } from '../../api/shared/label-selector'
+import { machineHealthCheckSpecSchema } from '../../api/v1beta1/machine-health-check'
+import { PermanentError } from '../../errors'
+import type { KubeObject } from '../../kube/resource'
+import type { RemediationMode, RemediationPolicy } from './plan'
+import type { HealthCheckRules } from './target'
+
+/** The parsed spec: evaluation rules, remediation policy and the selector. */
+export interface HealthCheckSpec {
+  selector: LabelSelector
+  rules: HealthCheckRules
+  policy: RemediationPolicy
+}
+
+function durationMs(value: string, path: string): number {
+  const ms = parseDurationMs(value)
+  if (ms === undefined)
+    throw new PermanentError('InvalidSpec', `${path}: invalid duration ${value}`)
+  return ms
+}
+
+/**
+ * Parses `obj`'s spec. Throws PermanentError for an empty selector (it would select every Machine
+ * in the namespace; admission rejects it, this guards objects written around the webhook) or a
+ * spec the schema rejects.
+ */
+export function parseHealthCheckSpec(obj: KubeObject): HealthCheckSpec {
+  const parsed = machineHealthCheckSpecSchema().safeParse(obj.spec)
+  if (!parsed.success) {
+    throw new PermanentError('InvalidSpec', `spec is invalid: ${parsed.error.message}`)
+  }
+  const spec = parsed.data
+  if (isEmptySelector(spec.selector)) {
+    throw new PermanentError(
+      'EmptySelector',
+      'spec.selector is empty and would select every Machine; refusing to act',
+    )
+  }
+  const external = obj.metadata?.annotations?.[ANNOTATIONS.remediationStrategy] === 'external'
+  const template = spec.remediation?.externalTemplateRef
+  const mode: RemediationMode = template
+    ? { type: 'external-template', template }
+    : external
+      ? { type: 'external-annotation' }
+      : { type: 'delete' }
+  return {
+    selector: spec.selector,
+    rules: {
+      unhealthyConditions: (spec.unhealthyConditions ?? []).map((c, i) => ({
+        type: c.type,
+        status: c.status,
+        timeoutMs: durationMs(c.timeout, `spec.unhealthyConditions[${i}].timeout`),
+      })),
+      nodeStartupTimeoutMs: durationMs(spec.nodeStartupTimeout, 'spec.nodeStartupTimeout'),
+    },
+    policy: { maxUnhealthy: spec.maxUnhealthy, maxInFlight: spec.remediation?.maxInFlight, mode },
+  }
+}
