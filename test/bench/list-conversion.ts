@@ -16,11 +16,11 @@ import { machine } from './lib/review-bodies'
 import { type BenchApi, forEachConcurrently, installBenchApi } from './lib/webhook-api'
 import { readConvertTotals } from './lib/webhook-metrics'
 
-const NAMESPACE = 'bench-list'
+export const NAMESPACE = 'bench-list'
 /** Creates in flight at once: enough to keep the apiserver busy on two cores. */
 const CREATE_CONCURRENCY = 32
 /** Page size of the first (uncached) LISTs. */
-const PAGE = 500
+export const PAGE = 500
 
 export const listConversionBench: Bench = {
   id: 'list-conversion',
@@ -98,7 +98,11 @@ export const listConversionBench: Bench = {
 }
 
 /** Creates `count` Machines at the hub version; resolves with the seconds it took. */
-async function seed(env: BenchEnv, api: BenchApi, count: number): Promise<number> {
+export async function seed(
+  env: Pick<BenchEnv, 'log'>,
+  api: BenchApi,
+  count: number,
+): Promise<number> {
   await api.kube.create(coreTypes.namespace, { metadata: { name: NAMESPACE } } as KubeObject)
   // Seeding is not what is measured: without admission webhooks the creates go several times
   // faster on a busy machine. The bodies are complete already, so defaulting would add little.
@@ -126,7 +130,7 @@ async function withConvertTotals(api: BenchApi, list: () => Promise<number>) {
 }
 
 /** Milliseconds for a whole LIST at `version` (in pages of `page`), answers parsed; checks the count. */
-async function timeList(
+export async function timeList(
   transport: KubeTransport,
   version: string,
   count: number,

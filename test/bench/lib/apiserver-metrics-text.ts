@@ -1,6 +1,7 @@
 /**
- * @module Reads `apiserver_request_total` out of the apiserver's Prometheus text and diffs two
- * scrapes. Pure, so the parsing is unit-tested; apiserver-metrics.ts does the scraping.
+ * @module Reads `apiserver_request_total` (and the CRD conversion webhook's latency) out of the
+ * apiserver's Prometheus text and diffs two scrapes. Pure, so the parsing is unit-tested;
+ * apiserver-metrics.ts does the scraping.
  */
 
 /** Request counts keyed `VERB resource[/subresource]` (e.g. `PATCH machines/status`). */
@@ -72,4 +73,28 @@ export function perUnit(counts: RequestCounts, n: number): RequestCounts {
 export function isCollectionRead(key: string): boolean {
   const verb = (key.split(' ')[0] ?? '').toUpperCase()
   return verb === 'LIST' || verb === 'WATCH' || verb === 'WATCHLIST'
+}
+
+/** The apiserver's own count and summed seconds of CRD conversion webhook calls. */
+export interface ConversionCalls {
+  calls: number
+  seconds: number
+}
+
+const conversionLine =
+  /^apiserver_crd_conversion_webhook_duration_seconds_(sum|count)\{[^}]*\}\s+(\S+)/
+
+/**
+ * Sums `apiserver_crd_conversion_webhook_duration_seconds` over CRDs, versions and outcomes: the
+ * latency of each call as the apiserver sees it (encoding the review, the round trip, decoding).
+ */
+export function conversionCalls(text: string): ConversionCalls {
+  const totals: ConversionCalls = { calls: 0, seconds: 0 }
+  for (const line of text.split('\n')) {
+    const match = conversionLine.exec(line)
+    if (!match) continue
+    if (match[1] === 'count') totals.calls += Number(match[2])
+    else totals.seconds += Number(match[2])
+  }
+  return totals
 }

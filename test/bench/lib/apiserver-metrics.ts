@@ -17,11 +17,16 @@ export interface ApiserverAccess {
 
 /** The apiserver's request counts right now. */
 export async function scrapeRequestCounts(access: ApiserverAccess): Promise<RequestCounts> {
+  return requestCounts(await scrapeMetricsText(access))
+}
+
+/** The apiserver's whole Prometheus exposition right now. */
+export async function scrapeMetricsText(access: ApiserverAccess): Promise<string> {
   const { stdout } = await execFileAsync(
     access.kubectlPath,
     ['--kubeconfig', access.kubeconfigPath, 'get', '--raw', '/metrics'],
     // The full exposition is a few MB (histograms by resource and verb).
     { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
   )
-  return requestCounts(stdout)
+  return stdout
 }

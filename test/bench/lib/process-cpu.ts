@@ -3,7 +3,7 @@
  * /proc/<pid>/stat (Linux). Load on a shared machine changes how much CPU a process gets, not how
  * much it needs per request: CPU per request is the steadier figure there.
  */
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 
 // USER_HZ: the unit of utime and stime in /proc/<pid>/stat; 100 on every Linux the bench runs on.
 const TICKS_PER_SECOND = 100
@@ -16,4 +16,18 @@ export function processCpuMs(pid: number): number {
   const utime = Number(fields[11])
   const stime = Number(fields[12])
   return ((utime + stime) * 1000) / TICKS_PER_SECOND
+}
+
+/** The pid of the process named `name` whose command line contains `fragment`, if running. */
+export function findPid(name: string, fragment: string): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== name) continue
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(fragment)) return Number(entry)
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return undefined
 }

@@ -14,6 +14,7 @@ import {
   type HttpsChild,
   makeCertificates,
   startWebhookChild,
+  type WebhookChildOptions,
 } from './webhook-child'
 
 /** A control plane with the API installed. */
@@ -31,24 +32,34 @@ export interface BenchApi {
   close(): Promise<void>
 }
 
-/** Starts the bundled webhook and installs CRDs and webhook configurations pointing at it. */
-export async function installBenchApi(controlPlane: ControlPlane): Promise<BenchApi> {
+/**
+ * Starts the bundled webhook (with `webhook`'s extra node flags and environment, e.g. a profiler)
+ * and installs CRDs and webhook configurations pointing at it.
+ */
+export async function installBenchApi(
+  controlPlane: ControlPlane,
+  webhook: Pick<WebhookChildOptions, 'nodeArgs' | 'env'> = {},
+): Promise<BenchApi> {
   const kc = new KubeConfig()
   kc.loadFromFile(controlPlane.kubeconfigPath)
   const kubectl = kubectlFor(controlPlane.kubectlPath, controlPlane.kubeconfigPath)
   const certs = makeCertificates()
-  let webhook: HttpsChild | undefined
+  let child: HttpsChild | undefined
   let installed: InstalledApi
   try {
-    webhook = await startWebhookChild({ certs, kubeconfigPath: controlPlane.kubeconfigPath })
-    installed = await installApi(kc, { url: webhook.url, caBundle: certs.caBundle }, kubectl)
+    child = await startWebhookChild({
+      ...webhook,
+      certs,
+      kubeconfigPath: controlPlane.kubeconfigPath,
+    })
+    installed = await installApi(kc, { url: child.url, caBundle: certs.caBundle }, kubectl)
   } catch (error) {
-    await webhook?.stop()
+    await child?.stop()
     certs.remove()
     throw error
   }
   const transport = createHttpTransport(kc, () => {})
-  const started = webhook
+  const started = child
   return {
     kc,
     kubeconfigPath: controlPlane.kubeconfigPath,

@@ -29,7 +29,13 @@ export function etcdArgs(workDir: string, ports: Ports): string[] {
   ]
 }
 
-export function apiserverArgs(workDir: string, ports: Ports, files: Files): string[] {
+/** `profiling` serves /debug/pprof (for a CPU profile of the apiserver, e.g. profile-list-conversion). */
+export function apiserverArgs(
+  workDir: string,
+  ports: Ports,
+  files: Files,
+  profiling = false,
+): string[] {
   return [
     `--etcd-servers=http://127.0.0.1:${ports.etcdClient}`,
     '--bind-address=127.0.0.1',
@@ -46,7 +52,7 @@ export function apiserverArgs(workDir: string, ports: Ports, files: Files): stri
     '--allow-privileged=true',
     // A loopback advertise address makes the default/kubernetes Endpoints invalid.
     '--endpoint-reconciler-type=none',
-    '--profiling=false',
+    `--profiling=${profiling}`,
   ]
 }
 

@@ -28,6 +28,8 @@ export interface ControlPlaneOptions {
   baseDir?: string
   /** Keep data and logs after stop (for debugging). */
   keepData?: boolean
+  /** Serve the apiserver's /debug/pprof (CPU profiles). Default false. */
+  profiling?: boolean
 }
 
 export interface ControlPlane {
@@ -122,7 +124,8 @@ async function startOnce(binDir: string, options: ControlPlaneOptions): Promise<
     if (!options.keepData) rmSync(workDir, { recursive: true, force: true })
   }
 
-  const startApiserver = () => start('kube-apiserver', apiserverArgs(workDir, ports, files))
+  const startApiserver = () =>
+    start('kube-apiserver', apiserverArgs(workDir, ports, files, options.profiling))
   const access = { server, token: files.token, caPath: files.servingCert }
 
   try {

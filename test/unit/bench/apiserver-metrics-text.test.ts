@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   byVerb,
+  conversionCalls,
   diffCounts,
   isCollectionRead,
   perUnit,
@@ -36,5 +37,20 @@ describe('apiserver request counts', () => {
     expect(byVerb({ 'PATCH a': 1, 'PATCH b': 2, 'GET a': 1 })).toEqual({ PATCH: 3, GET: 1 })
     expect(perUnit(delta, 20)).toEqual({ 'PATCH machines/status': 2, 'POST machines': 1 })
     expect(isCollectionRead('list machines')).toBe(true)
+  })
+})
+
+describe("the apiserver's conversion webhook calls", () => {
+  it('sums count and seconds over CRDs, versions and outcomes, and nothing else', () => {
+    const text = `# TYPE apiserver_crd_conversion_webhook_duration_seconds histogram
+apiserver_crd_conversion_webhook_duration_seconds_bucket{crd_name="machines.machine-api.dev",from_version="v1beta1",succeeded="true",to_version="v1alpha1",le="0.005"} 10
+apiserver_crd_conversion_webhook_duration_seconds_sum{crd_name="machines.machine-api.dev",from_version="v1beta1",succeeded="true",to_version="v1alpha1"} 1.5
+apiserver_crd_conversion_webhook_duration_seconds_count{crd_name="machines.machine-api.dev",from_version="v1beta1",succeeded="true",to_version="v1alpha1"} 300
+apiserver_crd_conversion_webhook_duration_seconds_sum{crd_name="machinesets.machine-api.dev",from_version="v1alpha1",succeeded="false",to_version="v1beta1"} 0.25
+apiserver_crd_conversion_webhook_duration_seconds_count{crd_name="machinesets.machine-api.dev",from_version="v1alpha1",succeeded="false",to_version="v1beta1"} 2
+apiserver_conversion_webhook_duration_seconds_count{failure_type="",result="success"} 999
+`
+    expect(conversionCalls(text)).toEqual({ calls: 302, seconds: 1.75 })
+    expect(conversionCalls(scrape)).toEqual({ calls: 0, seconds: 0 })
   })
 })
