@@ -2,45 +2,15 @@
  * The build (scripts/build/plugins.mjs) keeps two parts of @kubernetes/client-node's dependencies
  * out of every function: whatwg-url under node-fetch, and client-node's generated models and API
  * classes under KubeConfig. Both rest on what the pinned packages' source does; these tests read
- * that source, so an upgrade that changes it fails here instead of breaking the functions.
+ * that source, so an upgrade that changes it fails here instead of breaking the functions
+ * (function-bundles.test checks that the worker starts without what they leave out).
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { build } from 'esbuild'
 import { describe, expect, it } from 'vitest'
-import { plugins } from '../../../scripts/build/plugins.mjs'
 
 const read = (path: string) => readFileSync(path, 'utf8')
 const clientNodeGen = 'node_modules/@kubernetes/client-node/dist/gen'
-
-/** The inputs of a split build of `entry` that it runs at start (as in function-bundles.test). */
-async function startInputs(entry: string): Promise<string[]> {
-  const result = await build({
-    entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    splitting: true,
-    outdir: 'dist-test',
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-    plugins,
-  })
-  const outputs = result.metafile.outputs
-  const start = Object.keys(outputs).find((o) => outputs[o]?.entryPoint === entry) ?? ''
-  const seen = new Set<string>()
-  const visit = (output: string) => {
-    if (seen.has(output)) return
-    seen.add(output)
-    for (const i of outputs[output]?.imports ?? []) {
-      if (i.kind === 'import-statement' && !i.external) visit(i.path)
-    }
-  }
-  visit(start)
-  return [...seen].flatMap((o) => Object.keys(outputs[o]?.inputs ?? {}))
-}
 
 describe('build plugins', () => {
   it.each(['lib/index.js', 'lib/index.mjs'])(
@@ -95,13 +65,4 @@ describe('build plugins', () => {
     }
     expect(others).toEqual([])
   })
-
-  it('the worker starts without whatwg-url, tr46 or the generated Kubernetes models', async () => {
-    const inputs = await startInputs('functions/worker.ts')
-    expect(inputs).toContain('node_modules/@kubernetes/client-node/dist/config.js')
-    expect(inputs).toContain('node_modules/node-fetch/lib/index.js')
-    expect(
-      inputs.filter((i) => /whatwg-url|tr46|client-node\/dist\/gen\/(models|types|index)/.test(i)),
-    ).toEqual([])
-  }, 60_000)
 })

@@ -2,8 +2,9 @@
  * Each function bundle carries only its own command: the webhook's cold start must not parse the
  * AWS SDK, NATS and every other command (it once bundled the whole CLI, 7.6 MB per function).
  */
-import { build } from 'esbuild'
+import { type BuildOptions, build } from 'esbuild'
 import { describe, expect, it } from 'vitest'
+import { plugins } from '../../../scripts/build/plugins.mjs'
 
 // What scripts/build.mjs passes esbuild, minus what does not change which inputs are bundled.
 const buildOptions = {
@@ -14,7 +15,8 @@ const buildOptions = {
   write: false,
   metafile: true,
   logLevel: 'silent',
-} as const
+  plugins,
+} as const satisfies BuildOptions
 
 async function bundledInputs(entry: string): Promise<string[]> {
   const result = await build({ ...buildOptions, entryPoints: [entry] })
@@ -63,6 +65,15 @@ describe('function bundles', () => {
     const inputs = await startInputs('functions/worker.ts')
     expect(inputs).toContain('src/cli/runtime-settings.ts')
     expect(inputs.filter((i) => /node_modules\/zod\//.test(i))).toEqual([])
+  }, 60_000)
+
+  it('the worker starts without whatwg-url, tr46 or the generated Kubernetes models', async () => {
+    const inputs = await startInputs('functions/worker.ts')
+    expect(inputs).toContain('node_modules/@kubernetes/client-node/dist/config.js')
+    expect(inputs).toContain('node_modules/node-fetch/lib/index.js')
+    expect(
+      inputs.filter((i) => /whatwg-url|tr46|client-node\/dist\/gen\/(models|types|index)/.test(i)),
+    ).toEqual([])
   }, 60_000)
 
   it('the webhook bundles neither the CLI dispatcher nor the AWS SDK or NATS', async () => {
