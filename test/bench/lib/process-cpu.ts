@@ -31,3 +31,30 @@ export function findPid(name: string, fragment: string): number | undefined {
   }
   return undefined
 }
+
+/** The control plane's processes as /proc names them (comm is cut at 15 characters). */
+const controlPlaneProcesses: Record<string, string> = {
+  apiserver: 'kube-apiserver',
+  etcd: 'etcd',
+  kcm: 'kube-controller',
+  scheduler: 'kube-scheduler',
+  kwok: 'kwok',
+}
+
+/**
+ * CPU milliseconds used so far by this process (`bench`: the controllers, the in-process webhook
+ * and the bench's own client) and by each process of the control plane under `workDir`.
+ */
+export function cpuReader(workDir: string): () => Record<string, number> {
+  const pids: Array<[string, number]> = []
+  for (const [key, name] of Object.entries(controlPlaneProcesses)) {
+    const pid = findPid(name, workDir)
+    if (pid !== undefined) pids.push([key, pid])
+  }
+  return () => {
+    const own = process.cpuUsage()
+    const out: Record<string, number> = { bench: (own.user + own.system) / 1000 }
+    for (const [key, pid] of pids) out[key] = processCpuMs(pid)
+    return out
+  }
+}
