@@ -1,6 +1,8 @@
 /** @module Looks MachineClasses up in the apiserver, for the "class does not exist yet" warning. */
-import { ApiException, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node'
-import { API_GROUP, HUB_VERSION } from '../api/group'
+import type { KubeConfig } from '@kubernetes/client-node'
+import { machineApiTypes } from '../api/resource-types'
+import { createKubeClient } from '../kube/dynamic-client'
+import { createHttpTransport } from '../kube/http-transport'
 import type { MachineClassExists } from './admission/validate'
 
 /**
@@ -17,20 +19,14 @@ export function machineClassLookup(
   kubeConfig: KubeConfig,
   options: { timeoutMs?: number } = {},
 ): MachineClassExists {
-  const api = kubeConfig.makeApiClient(CustomObjectsApi)
+  // The project's own client, not client-node's generated CustomObjectsApi: importing that
+  // evaluates the package index (about 800 KiB) on the webhook's one thread right after /readyz.
+  const kube = createKubeClient(createHttpTransport(kubeConfig, () => {}))
   const timeoutMs = options.timeoutMs ?? defaultLookupTimeoutMs
   const lookup = async (namespace: string, name: string) => {
     try {
-      await api.getNamespacedCustomObject({
-        group: API_GROUP,
-        version: HUB_VERSION,
-        namespace,
-        plural: 'machineclasses',
-        name,
-      })
-      return true
-    } catch (error) {
-      if (error instanceof ApiException && error.code === 404) return false
+      return (await kube.get(machineApiTypes.machineClass, { namespace, name })) !== undefined
+    } catch {
       return undefined
     }
   }
