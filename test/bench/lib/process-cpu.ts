@@ -18,6 +18,22 @@ export function processCpuMs(pid: number): number {
   return ((utime + stime) * 1000) / TICKS_PER_SECOND
 }
 
+/**
+ * Milliseconds of CPU `pid` has used so far, to the nanosecond: the run time of each of its
+ * threads (/proc/<pid>/task/<tid>/schedstat), where /proc/<pid>/stat counts 10 ms ticks.
+ */
+export function threadsCpuMs(pid: number): number {
+  let ns = 0
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0])
+    } catch {
+      // The thread ended while we looked.
+    }
+  }
+  return ns / 1e6
+}
+
 /** The pid of the process named `name` whose command line contains `fragment`, if running. */
 export function findPid(name: string, fragment: string): number | undefined {
   for (const entry of readdirSync('/proc')) {
