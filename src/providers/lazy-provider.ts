@@ -15,8 +15,7 @@ export type ProviderWith<C extends Capability> = Provider & Required<Pick<Provid
 /**
  * `load()`'s provider, imported on the first call of its actuator or a capability. `capabilities`
  * lists what the loaded provider has, since callers test for a capability before loading it (the
- * unit test checks each registration against its provider). It has no `specSchema`: nothing
- * reads a registered provider's schema (admission imports the schemas itself).
+ * unit test checks each registration against its provider).
  */
 export function lazyProvider<C extends Capability = never>(
   name: string,

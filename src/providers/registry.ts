@@ -2,21 +2,18 @@
  * @module The provider registry: providers by name, built by the caller (no module-level
  * singleton), so tests and functions each decide which providers exist.
  */
-import type { z } from 'zod'
 import type { Actuator } from './actuator'
 import type { CapacityRequest, MachineCapacity } from './capacity'
 import { InvalidConfigurationError } from './errors'
 import type { Orphan, OrphanSweepRequest } from './orphans'
 
-/** A named provider: its actuator, its optional capabilities and the zod schema of its spec. */
+/**
+ * A named provider: its actuator and optional capabilities. Its spec schema is not part of it:
+ * admission takes the schemas from schemas.ts without building any provider.
+ */
 export interface Provider {
   /** The name MachineClasses use in `provider`, e.g. `aws`. */
   readonly name: string
-  /**
-   * The zod schema of its provider spec, built on first call; absent when the provider is loaded
-   * on first use (lazyProvider), since its schema would load zod at start.
-   */
-  readonly specSchema?: () => z.ZodType
   readonly actuator: Actuator
   /**
    * Optional capability: reports (and when asked terminates) infrastructure this deployment

@@ -21,24 +21,17 @@ export function machineClassLookup(
 ): MachineClassExists {
   // The project's own client, not client-node's generated CustomObjectsApi: importing that
   // evaluates the package index (about 800 KiB) on the webhook's one thread right after /readyz.
-  const kube = createKubeClient(createHttpTransport(kubeConfig, () => {}))
-  const timeoutMs = options.timeoutMs ?? defaultLookupTimeoutMs
-  const lookup = async (namespace: string, name: string) => {
+  // Its deadline aborts the GET itself, so a slow apiserver holds no request past it.
+  const kube = createKubeClient(
+    createHttpTransport(kubeConfig, () => {}, {
+      requestTimeoutMs: options.timeoutMs ?? defaultLookupTimeoutMs,
+    }),
+  )
+  return async (namespace, name) => {
     try {
       return (await kube.get(machineApiTypes.machineClass, { namespace, name })) !== undefined
     } catch {
       return undefined
-    }
-  }
-  return async (namespace, name) => {
-    let timer: NodeJS.Timeout | undefined
-    const late = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), timeoutMs)
-    })
-    try {
-      return await Promise.race([lookup(namespace, name), late])
-    } finally {
-      clearTimeout(timer)
     }
   }
 }

@@ -32,7 +32,10 @@ interface Sample {
 
 type Timer = (api: BenchApi, cpu: CpuProbe) => Promise<Sample>
 
-/** Node flags and environment that make a child report its CPU time, and the report's reader. */
+/**
+ * Node flags and environment that make a one-shot report its CPU time at exit, and the report's
+ * reader (servers are read from /proc when they first answer, `cpuUntilNow`).
+ */
 interface CpuProbe {
   nodeArgs: string[]
   env: NodeJS.ProcessEnv
@@ -61,19 +64,16 @@ function cpuUntilNow(pid: number | undefined): number {
 
 /** Start of `node dist/<name>.js` to /readyz 200 on $PORT (plain HTTP). */
 function httpFunction(name: string): Timer {
-  return async (api, cpu) => {
+  return async (api) => {
     const port = await freePort()
     const env = {
       ...process.env,
-      ...cpu.env,
       KUBECONFIG: api.kubeconfigPath,
       PORT: String(port),
       MACHINE_API_PROVIDERS: 'kwok',
     }
     const startedAt = performance.now()
-    const child = startProcess(process.execPath, [...cpu.nodeArgs, join(dist, `${name}.js`)], {
-      env,
-    })
+    const child = startProcess(process.execPath, [join(dist, `${name}.js`)], { env })
     try {
       const ms = await waitUntilServing(child, `http://127.0.0.1:${port}/readyz`, { startedAt })
       return { ms, cpuMs: cpuUntilNow(child.child.pid) }
@@ -101,12 +101,10 @@ function oneShot(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Timer {
 const servers: Array<[string, Timer]> = [
   [
     'webhook.js to /readyz',
-    async (api, cpu) => {
+    async (api) => {
       const child = await startWebhookChild({
         certs: api.certs,
         kubeconfigPath: api.kubeconfigPath,
-        nodeArgs: cpu.nodeArgs,
-        env: cpu.env,
       })
       try {
         return { ms: child.readyMs, cpuMs: cpuUntilNow(child.process.child.pid) }
@@ -129,22 +127,17 @@ const oneShots: Array<[string, Timer]> = [
 ]
 
 function bareTimer(tls: boolean): Timer {
-  return async (api, cpu) => {
+  return async (api) => {
     const port = await freePort()
     const startedAt = performance.now()
-    const child = startProcess(
-      process.execPath,
-      [...cpu.nodeArgs, '-e', tls ? bareHttpsServer : bareServer],
-      {
-        env: {
-          ...process.env,
-          ...cpu.env,
-          PORT: String(port),
-          CERT: api.certs.certFile,
-          KEY: api.certs.keyFile,
-        },
+    const child = startProcess(process.execPath, ['-e', tls ? bareHttpsServer : bareServer], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        CERT: api.certs.certFile,
+        KEY: api.certs.keyFile,
       },
-    )
+    })
     try {
       const url = `${tls ? 'https' : 'http'}://127.0.0.1:${port}/`
       const ms = await waitUntilServing(child, url, { startedAt, ca: api.certs.ca })

@@ -35,7 +35,6 @@ export function createAwsProvider(options: AwsProviderOptions = {}): AwsProvider
   const ownerId = options.ownerId ?? defaultOwnerId
   return {
     name: 'aws',
-    specSchema: awsProviderSpecSchema,
     actuator: createAwsActuator({
       clients,
       ownerId,

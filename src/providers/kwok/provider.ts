@@ -11,7 +11,6 @@ import { kwokProviderSpecSchema } from './spec'
 export function createKwokProvider(): Provider {
   return {
     name: 'kwok',
-    specSchema: kwokProviderSpecSchema,
     actuator: createKwokActuator(),
     // The simulated Node reports its spec's allocatable as capacity, on the system kwok's
     // node-initialize stage gives every Node (amd64, linux).

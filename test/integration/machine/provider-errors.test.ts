@@ -55,7 +55,7 @@ function failingProvider(): Provider & { calls: () => number } {
       return { done: true }
     },
   }
-  return { name: 'failing', specSchema: () => failingSpec, actuator, calls: () => calls }
+  return { name: 'failing', actuator, calls: () => calls }
 }
 
 const schemas: Record<string, z.ZodType> = { kwok: kwokProviderSpecSchema(), failing: failingSpec }

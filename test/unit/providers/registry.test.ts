@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import { z } from 'zod'
 import type { Actuator } from '../../../src/providers/actuator'
 import { InvalidConfigurationError } from '../../../src/providers/errors'
 import { createProviderRegistry, type Provider } from '../../../src/providers/registry'
@@ -10,7 +9,7 @@ const unused = async (): Promise<never> => {
 const actuator: Actuator = { exists: unused, create: unused, update: unused, delete: unused }
 
 function provider(name: string, onClose?: () => void): Provider {
-  return { name, specSchema: () => z.object({}), actuator, ...(onClose ? { close: onClose } : {}) }
+  return { name, actuator, ...(onClose ? { close: onClose } : {}) }
 }
 
 describe('createProviderRegistry', () => {
