@@ -27,12 +27,22 @@ export interface ExecutionReport {
   errors: Array<{ action: MachineSetAction['type']; name: string; error: unknown }>
 }
 
-/** Runs `actions` for `set`, at most `parallelism` at a time. */
+/**
+ * Runs `actions` for `set`, at most `parallelism` at a time. The report lists what took effect in
+ * the plan's order (victims first to go first), not in the order the calls happened to finish.
+ */
 export async function executeMachineSetActions(
   deps: ReconcileDeps,
   set: MachineSetObject,
   actions: MachineSetAction[],
 ): Promise<ExecutionReport> {
+  const outcomes = await mapConcurrently(actions, parallelism, async (action) => {
+    try {
+      return (await run(deps, set, action)) ? 'done' : 'skipped'
+    } catch (error) {
+      return { error }
+    }
+  })
   const report: ExecutionReport = {
     created: [],
     deleted: [],
@@ -41,22 +51,31 @@ export async function executeMachineSetActions(
     updated: [],
     errors: [],
   }
-  await mapConcurrently(actions, parallelism, async (action) => {
-    try {
-      await run(deps, set, action, report)
-    } catch (error) {
-      report.errors.push({ action: action.type, name: action.machine.metadata.name, error })
-    }
+  actions.forEach((action, i) => {
+    const outcome = outcomes[i]
+    const name = action.machine.metadata.name
+    if (typeof outcome === 'object') report.errors.push({ action: action.type, name, ...outcome })
+    if (outcome !== 'done') return
+    if (action.type === 'delete') report.deleted.push({ name, reason: action.reason })
+    else report[doneList[action.type]].push(name)
   })
   return report
 }
 
+/** Where a done action other than a delete is reported. */
+const doneList = {
+  create: 'created',
+  adopt: 'adopted',
+  release: 'released',
+  update: 'updated',
+} as const
+
+/** Carries out one action; false when there was nothing to do (see the cases). */
 async function run(
   deps: ReconcileDeps,
   set: MachineSetObject,
   action: MachineSetAction,
-  report: ExecutionReport,
-): Promise<void> {
+): Promise<boolean> {
   const type = machineApiTypes.machine
   const m = action.machine
   const ref = { namespace: m.metadata.namespace ?? set.metadata.namespace, name: m.metadata.name }
@@ -64,22 +83,20 @@ async function run(
     case 'create':
       try {
         await deps.kube.create(type, m as KubeObject)
-        report.created.push(m.metadata.name)
+        return true
       } catch (error) {
         if (!hasKubeReason(error, 'AlreadyExists')) throw error
+        return false
       }
-      return
     case 'delete':
       // The uid precondition keeps a stale plan from deleting a re-created namesake.
       try {
-        if (await deps.kube.delete(type, ref, { uid: m.metadata.uid ?? '' })) {
-          report.deleted.push({ name: m.metadata.name, reason: action.reason })
-        }
+        return Boolean(await deps.kube.delete(type, ref, { uid: m.metadata.uid ?? '' }))
       } catch (error) {
         // Conflict: the name now belongs to another Machine; the next pass re-plans.
         if (!hasKubeReason(error, 'Conflict')) throw error
+        return false
       }
-      return
     case 'adopt':
       // Conditional on resourceVersion: never adopt a Machine another controller just claimed.
       await deps.kube.mergePatch(type, ref, {
@@ -88,8 +105,7 @@ async function run(
           ownerReferences: [...(m.metadata.ownerReferences ?? []), controllerReference(set)],
         },
       })
-      report.adopted.push(m.metadata.name)
-      return
+      return true
     case 'release':
       await deps.kube.mergePatch(type, ref, {
         metadata: {
@@ -99,12 +115,10 @@ async function run(
           ),
         },
       })
-      report.released.push(m.metadata.name)
-      return
+      return true
     case 'update':
       await deps.kube.mergePatch(type, ref, action.patch)
-      report.updated.push(m.metadata.name)
-      return
+      return true
     default: {
       const never: never = action
       throw new Error(`unknown action ${JSON.stringify(never)}`)

@@ -96,8 +96,13 @@ describe('MachineSet scaling', () => {
         namespace: ns(),
         fieldSelector: `involvedObject.name=${name},reason=SuccessfulDelete`,
       })
-      expect(events.items.map((e) => String(e.message)).join('\n')).toContain(
-        'delete-machine annotation',
+      // The Event names the victims in the order they were chosen: the marked Machines first.
+      const scaleDown = events.items
+        .map((e) => String(e.message))
+        .find((m) => m.startsWith('Deleted 40 Machines for replicas 10: '))
+      const listed = (scaleDown ?? '').split(': ')[1]?.split(', ').slice(0, marked.length) ?? []
+      expect(new Set(listed)).toEqual(
+        new Set(marked.map((m) => `${m.metadata.name} (delete-machine annotation)`)),
       )
 
       await scaleTo(deps, ns(), name, 0)
