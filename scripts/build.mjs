@@ -1,5 +1,5 @@
 // Bundles every entry point in functions/ into dist/ as a self-contained ESM file for Node.
-import { readdirSync } from 'node:fs'
+import { readdirSync, rmSync } from 'node:fs'
 import { build } from 'esbuild'
 import { plugins } from './build/plugins.mjs'
 
@@ -11,6 +11,10 @@ if (entryPoints.length === 0) {
   console.error('no entry points in functions/')
   process.exit(1)
 }
+
+// Chunk names carry a content hash: without this, chunks of earlier builds pile up in dist/ (and
+// in the image, which copies all of it).
+rmSync('dist', { recursive: true, force: true })
 
 await build({
   entryPoints,

@@ -41,4 +41,23 @@ export const clientNodeConfigImports = {
   },
 }
 
-export const plugins = [nodeFetchNativeUrl, clientNodeConfigImports]
+/**
+ * prom-client's index.js requires every part of the package when it is evaluated: Summary with
+ * tdigest and bintrees, the Pushgateway with http, https and zlib, the cluster aggregator and the
+ * default process metrics (with @opentelemetry/api), about 20 ms of CPU at each start. machine-api
+ * imports Registry, Counter, Gauge, Histogram and collectDefaultMetrics, so imports from our own
+ * source get a module exporting those from their own files (esbuild fails the build if the source
+ * imports a name it lacks), and the default metrics load when they are first collected.
+ */
+export const promClientParts = {
+  name: 'prom-client-parts',
+  setup(build) {
+    build.onResolve({ filter: /^prom-client$/ }, (args) =>
+      /[\\/]src[\\/]/.test(args.importer) && !/[\\/]node_modules[\\/]/.test(args.importer)
+        ? { path: here('./prom-client-parts.mjs') }
+        : undefined,
+    )
+  },
+}
+
+export const plugins = [nodeFetchNativeUrl, clientNodeConfigImports, promClientParts]

@@ -3,8 +3,10 @@
  * long-running function (webhook over TLS, worker and reconcile over HTTP, against the bench
  * control plane with the API installed), and to exit for the one-shots (sweep, `cli --help`);
  * plus every bundle's size. Limits: a bare `node -e` HTTP server's start to first answer, and
- * `node -e 0`'s start to exit, measured in the same runs.
+ * `node -e 0`'s start to exit, measured in the same runs. The webhook and the worker are also
+ * started on Node 24, the container images' runtime, against the bare servers on Node 24.
  */
+import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -63,7 +65,7 @@ function cpuUntilNow(pid: number | undefined): number {
 }
 
 /** Start of `node dist/<name>.js` to /readyz 200 on $PORT (plain HTTP). */
-function httpFunction(name: string): Timer {
+function httpFunction(name: string, node = process.execPath): Timer {
   return async (api) => {
     const port = await freePort()
     const env = {
@@ -73,7 +75,7 @@ function httpFunction(name: string): Timer {
       MACHINE_API_PROVIDERS: 'kwok',
     }
     const startedAt = performance.now()
-    const child = startProcess(process.execPath, [join(dist, `${name}.js`)], { env })
+    const child = startProcess(node, [join(dist, `${name}.js`)], { env })
     try {
       const ms = await waitUntilServing(child, `http://127.0.0.1:${port}/readyz`, { startedAt })
       return { ms, cpuMs: cpuUntilNow(child.child.pid) }
@@ -98,21 +100,23 @@ function oneShot(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Timer {
   }
 }
 
+function webhookTimer(node = process.execPath): Timer {
+  return async (api) => {
+    const child = await startWebhookChild({
+      certs: api.certs,
+      kubeconfigPath: api.kubeconfigPath,
+      node,
+    })
+    try {
+      return { ms: child.readyMs, cpuMs: cpuUntilNow(child.process.child.pid) }
+    } finally {
+      await child.stop()
+    }
+  }
+}
+
 const servers: Array<[string, Timer]> = [
-  [
-    'webhook.js to /readyz',
-    async (api) => {
-      const child = await startWebhookChild({
-        certs: api.certs,
-        kubeconfigPath: api.kubeconfigPath,
-      })
-      try {
-        return { ms: child.readyMs, cpuMs: cpuUntilNow(child.process.child.pid) }
-      } finally {
-        await child.stop()
-      }
-    },
-  ],
+  ['webhook.js to /readyz', webhookTimer()],
   ['worker.js to /readyz', httpFunction('worker')],
   ['reconcile.js to /readyz', httpFunction('reconcile')],
 ]
@@ -126,11 +130,11 @@ const oneShots: Array<[string, Timer]> = [
   ['cli.js --help to exit', oneShot([join(dist, 'cli.js'), '--help'])],
 ]
 
-function bareTimer(tls: boolean): Timer {
+function bareTimer(tls: boolean, node = process.execPath): Timer {
   return async (api) => {
     const port = await freePort()
     const startedAt = performance.now()
-    const child = startProcess(process.execPath, ['-e', tls ? bareHttpsServer : bareServer], {
+    const child = startProcess(node, ['-e', tls ? bareHttpsServer : bareServer], {
       env: {
         ...process.env,
         PORT: String(port),
@@ -149,6 +153,22 @@ function bareTimer(tls: boolean): Timer {
 }
 const bareExitTimer = oneShot(['-e', '0'])
 
+/** Node 24 (scripts/node24.sh), where that platform has it: the images run it. */
+function node24(): string | undefined {
+  const path = execFileSync('bash', [join(repoRoot, 'scripts', 'node24.sh')], { encoding: 'utf8' })
+  return path.trim() || undefined
+}
+
+/** The image's runtime: the webhook and the worker, each against its bare server, on Node 24. */
+function node24Timers(node: string): Array<[string, Timer]> {
+  return [
+    ['bare node -e http server (Node 24)', bareTimer(false, node)],
+    ['bare node -e https server (Node 24)', bareTimer(true, node)],
+    ['webhook.js to /readyz (Node 24)', webhookTimer(node)],
+    ['worker.js to /readyz (Node 24)', httpFunction('worker', node)],
+  ]
+}
+
 export const coldStartBench: Bench = {
   id: 'cold-start',
   title: 'bundled functions: start to /readyz (servers) or to exit (one-shots); bundle sizes',
@@ -159,12 +179,14 @@ export const coldStartBench: Bench = {
     const samples = new Map<string, Sample[]>()
     const cpuDir = mkdtempSync(join(tmpdir(), 'machine-api-bench-cpu-'))
     let n = 0
+    const runtime24 = node24()
     const all: Array<[string, Timer]> = [
       ['bare node -e http server', bareTimer(false)],
       ['bare node -e https server', bareTimer(true)],
       ['bare node -e 0', bareExitTimer],
       ...servers,
       ...oneShots,
+      ...(runtime24 ? node24Timers(runtime24) : []),
     ]
     try {
       // Interleaved, so a noisy moment on the shared machine hits every figure alike.
@@ -192,6 +214,12 @@ export const coldStartBench: Bench = {
         'bare node -e http server',
       ),
       ...figures(['webhook.js to /readyz'], 'bare node -e https server'),
+      ...(runtime24
+        ? [
+            ...figures(['webhook.js to /readyz (Node 24)'], 'bare node -e https server (Node 24)'),
+            ...figures(['worker.js to /readyz (Node 24)'], 'bare node -e http server (Node 24)'),
+          ]
+        : []),
       ...figures(
         oneShots.map(([name]) => name),
         'bare node -e 0',

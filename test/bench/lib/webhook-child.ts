@@ -55,6 +55,8 @@ export interface WebhookChildOptions {
   kubeconfigPath?: string
   /** Extra node flags, e.g. `--cpu-prof`. */
   nodeArgs?: string[]
+  /** The node binary; default: the one running the bench. */
+  node?: string
   /** Extra environment (e.g. LOG_LEVEL); default: the production defaults. */
   env?: NodeJS.ProcessEnv
 }
@@ -83,7 +85,7 @@ export async function startHttpsChild(
   }
   const startedAt = performance.now()
   const child = startProcess(
-    process.execPath,
+    options.node ?? process.execPath,
     [...(options.nodeArgs ?? []), script, ...scriptArgs],
     {
       env,

@@ -1,7 +1,7 @@
 /**
- * The build (scripts/build/plugins.mjs) keeps two parts of @kubernetes/client-node's dependencies
- * out of every function: whatwg-url under node-fetch, and client-node's generated models and API
- * classes under KubeConfig. Both rest on what the pinned packages' source does; these tests read
+ * The build (scripts/build/plugins.mjs) keeps parts of packages the functions never run out of
+ * what they load: whatwg-url under node-fetch, client-node's generated models and API classes
+ * under KubeConfig, and prom-client's Summary, Pushgateway and cluster aggregator. Both rest on what the pinned packages' source does; these tests read
  * that source, so an upgrade that changes it fails here instead of breaking the functions
  * (function-bundles.test checks that the worker starts without what they leave out).
  */
@@ -64,5 +64,36 @@ describe('build plugins', () => {
       }
     }
     expect(others).toEqual([])
+  })
+
+  it("prom-client's index exports the parts machine-api uses from their own files, and requires the rest only to export it", () => {
+    const index = read('node_modules/prom-client/index.js')
+    const exported = Object.fromEntries(
+      [...index.matchAll(/^exports\.(\w+) = require\('(\.\/lib\/\w+)'\)(\.\w+)?;$/gm)].map((m) => [
+        m[1],
+        `${m[2]}${m[3] ?? ''}`,
+      ]),
+    )
+    expect(exported).toMatchObject({
+      Registry: './lib/registry',
+      Counter: './lib/counter',
+      Gauge: './lib/gauge',
+      Histogram: './lib/histogram',
+      collectDefaultMetrics: './lib/defaultMetrics',
+    })
+    // The index only assigns exports (one a getter on the global registry): skipping the
+    // modules the substitute leaves out runs nothing else.
+    const statements = index
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/^Object\.defineProperty\(exports, '\w+', \{[\s\S]*?^\}\);$/m, '')
+      .split(/;\n/)
+      .map((statement) => statement.trim())
+      .filter((statement) => statement !== '' && statement !== "'use strict'")
+    expect(statements.length).toBeGreaterThan(10)
+    expect(statements.filter((s) => !/^exports\.\w+ =\s/.test(s))).toEqual([])
+    const parts = read('scripts/build/prom-client-parts.mjs')
+    for (const file of ['registry', 'counter', 'gauge', 'histogram', 'defaultMetrics']) {
+      expect(parts).toContain(`'prom-client/lib/${file}.js'`)
+    }
   })
 })

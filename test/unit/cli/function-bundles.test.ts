@@ -76,6 +76,18 @@ describe('function bundles', () => {
     ).toEqual([])
   }, 60_000)
 
+  it("no function loads prom-client's Summary, Pushgateway or cluster aggregator (none is used)", async () => {
+    for (const name of ['worker', 'webhook']) {
+      const inputs = await bundledInputs(`functions/${name}.ts`)
+      expect(inputs).toContain('node_modules/prom-client/lib/registry.js')
+      expect(
+        inputs.filter((i) =>
+          /prom-client\/(index|lib\/(summary|pushgateway|cluster))\.js|tdigest|bintrees/.test(i),
+        ),
+      ).toEqual([])
+    }
+  }, 60_000)
+
   it('the webhook bundles neither the CLI dispatcher nor the AWS SDK or NATS', async () => {
     const inputs = await bundledInputs('functions/webhook.ts')
     expect(inputs).toContain('src/cli/commands/webhook.ts')
