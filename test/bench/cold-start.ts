@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { freePort } from '../harness/controlplane/free-port'
 import type { Bench, Measurement } from './lib/bench'
+import { deployedEnv } from './lib/deployed-env'
 import { measurement } from './lib/measurement'
 import { threadsCpuMs } from './lib/process-cpu'
 import { startProcess, timeToExit, waitUntilServing } from './lib/process-timer'
@@ -64,8 +65,18 @@ function cpuUntilNow(pid: number | undefined): number {
   return threadsCpuMs(pid)
 }
 
+/** Each server starts with the NODE_OPTIONS of its manifest (under infra/), as deployed. */
+const manifests = {
+  webhook: 'base/webhook-deployment.yaml',
+  worker: 'overlays/plain/worker-deployment.yaml',
+  reconcile: 'overlays/knative/reconcile-service.yaml',
+}
+const deployedNodeOptions = (name: keyof typeof manifests) => ({
+  NODE_OPTIONS: deployedEnv(manifests[name], 'NODE_OPTIONS') ?? '',
+})
+
 /** Start of `node dist/<name>.js` to /readyz 200 on $PORT (plain HTTP). */
-function httpFunction(name: string, node = process.execPath): Timer {
+function httpFunction(name: 'worker' | 'reconcile', node = process.execPath): Timer {
   return async (api) => {
     const port = await freePort()
     const env = {
@@ -73,6 +84,7 @@ function httpFunction(name: string, node = process.execPath): Timer {
       KUBECONFIG: api.kubeconfigPath,
       PORT: String(port),
       MACHINE_API_PROVIDERS: 'kwok',
+      ...deployedNodeOptions(name),
     }
     const startedAt = performance.now()
     const child = startProcess(node, [join(dist, `${name}.js`)], { env })
@@ -106,6 +118,7 @@ function webhookTimer(node = process.execPath): Timer {
       certs: api.certs,
       kubeconfigPath: api.kubeconfigPath,
       node,
+      env: deployedNodeOptions('webhook'),
     })
     try {
       return { ms: child.readyMs, cpuMs: cpuUntilNow(child.process.child.pid) }

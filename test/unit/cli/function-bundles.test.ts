@@ -88,6 +88,23 @@ describe('function bundles', () => {
     }
   }, 60_000)
 
+  it('no function imports node:http, node:util or node:process as an ES module (their facade loads undici on Node 24)', async () => {
+    const result = await build({
+      ...buildOptions,
+      entryPoints: ['functions/webhook.ts', 'functions/worker.ts', 'functions/reconcile.ts'],
+      splitting: true,
+      outdir: 'dist-test',
+    })
+    const esmImports = result.outputFiles.flatMap((file) =>
+      [...file.text.matchAll(/(?:from\s*|import\s*\(?\s*)"(?:node:)?(?:http|util|process)"/g)].map(
+        (m) => `${file.path}: ${m[0]}`,
+      ),
+    )
+    expect(esmImports).toEqual([])
+    const required = result.outputFiles.filter((file) => file.text.includes('("node:http")'))
+    expect(required.length).toBeGreaterThan(0)
+  }, 60_000)
+
   it('the webhook bundles neither the CLI dispatcher nor the AWS SDK or NATS', async () => {
     const inputs = await bundledInputs('functions/webhook.ts')
     expect(inputs).toContain('src/cli/commands/webhook.ts')
