@@ -44,7 +44,8 @@ export const clientNodeConfigImports = {
 /**
  * prom-client's index.js requires every part of the package when it is evaluated: Summary with
  * tdigest and bintrees, the Pushgateway with http, https and zlib, the cluster aggregator and the
- * default process metrics (with @opentelemetry/api), about 20 ms of CPU at each start. machine-api
+ * default process metrics (with @opentelemetry/api): about 6 ms of CPU more at each start than the
+ * parts in use (docs/benchmarks.md, cold-start). machine-api
  * imports Registry, Counter, Gauge, Histogram and collectDefaultMetrics, so imports from our own
  * source get a module exporting those from their own files (esbuild fails the build if the source
  * imports a name it lacks), and the default metrics load when they are first collected.
