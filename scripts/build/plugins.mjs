@@ -45,10 +45,10 @@ export const clientNodeConfigImports = {
  * prom-client's index.js requires every part of the package when it is evaluated: Summary with
  * tdigest and bintrees, the Pushgateway with http, https and zlib, the cluster aggregator and the
  * default process metrics (with @opentelemetry/api): about 6 ms of CPU more at each start than the
- * parts in use (docs/benchmarks.md, cold-start). machine-api
- * imports Registry, Counter, Gauge, Histogram and collectDefaultMetrics, so imports from our own
- * source get a module exporting those from their own files (esbuild fails the build if the source
- * imports a name it lacks), and the default metrics load when they are first collected.
+ * parts in use (docs/benchmarks.md, cold-start). machine-api imports Registry, Counter, Gauge,
+ * Histogram and collectDefaultMetrics, so imports from our own source get a module exporting those
+ * from their own files (esbuild fails the build if the source imports a name it lacks), and the
+ * default metrics load when they are first collected.
  */
 export const promClientParts = {
   name: 'prom-client-parts',
@@ -69,13 +69,10 @@ export const promClientParts = {
  * Imports of these built-ins, from our code and from bundled packages alike, get a module that
  * requires them (the bundles define `require` with createRequire).
  */
-const requiredBuiltins = ['http', 'util', 'process']
-const builtinFilter = new RegExp(`^(node:)?(${requiredBuiltins.join('|')})$`)
-
 export const builtinsByRequire = {
   name: 'builtins-by-require',
   setup(build) {
-    build.onResolve({ filter: builtinFilter }, (args) =>
+    build.onResolve({ filter: /^(node:)?(http|util|process)$/ }, (args) =>
       // The substitute's own require resolves as usual: to the external built-in.
       args.namespace === 'builtin-by-require'
         ? undefined

@@ -1,9 +1,10 @@
 /**
  * The build (scripts/build/plugins.mjs) keeps parts of packages the functions never run out of
  * what they load: whatwg-url under node-fetch, client-node's generated models and API classes
- * under KubeConfig, and prom-client's Summary, Pushgateway and cluster aggregator. Both rest on what the pinned packages' source does; these tests read
- * that source, so an upgrade that changes it fails here instead of breaking the functions
- * (function-bundles.test checks that the worker starts without what they leave out).
+ * under KubeConfig, and prom-client's Summary, Pushgateway and cluster aggregator. Each rests on
+ * what the pinned package's source does; these tests read that source, so an upgrade that changes
+ * it fails here instead of breaking the functions (function-bundles.test checks that the functions
+ * start without what they leave out).
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
