@@ -4,7 +4,6 @@
  * everything else receives deps.
  */
 import type { Registry } from 'prom-client'
-import { realTimers, type Timers } from './bus/timers'
 import { type Clock, systemClock } from './clock'
 import { createKubeClient } from './kube/dynamic-client'
 import { createHttpTransport } from './kube/http-transport'
@@ -14,6 +13,7 @@ import { createLogger, type Logger } from './observability/logger'
 import { createMetricsRegistry } from './observability/metrics'
 import { createRuntimeMetrics, type RuntimeMetrics } from './observability/runtime-metrics'
 import type { ReconcileDeps } from './reconcile/runtime/controller'
+import { realTimers, type Timers } from './timers'
 
 /** Everything a reconcile function process shares. */
 export interface RuntimeDeps extends ReconcileDeps {

@@ -9,8 +9,8 @@
 import { formatKey, type ObjectKey } from '../kube/object-key'
 import type { HeldObject } from '../kube/read-once'
 import type { KubeObject } from '../kube/resource'
+import type { Timers } from '../timers'
 import { type Hint, heldCount, heldHint, mergeHints, type RelatedHint } from './observed'
-import type { Timers } from './timers'
 
 /**
  * Processes one key, with the object and related objects its hints delivered when there were

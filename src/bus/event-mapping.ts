@@ -11,7 +11,7 @@ import type { KubeClient } from '../kube/kube-client'
 import { keyOf, type ObjectKey } from '../kube/object-key'
 import { listPages } from '../kube/paged-list'
 import type { KubeObject, ResourceType } from '../kube/resource'
-import type { Timers } from './timers'
+import type { Timers } from '../timers'
 import type { ChangeType } from './watch-source'
 
 /**

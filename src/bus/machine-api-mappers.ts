@@ -1,6 +1,7 @@
 /** @module The machine-api wiring of event mapping: which change wakes which kind. */
 import { machineApiTypes } from '../api/resource-types'
 import { coreTypes, type ResourceType } from '../kube/resource'
+import { realTimers, type Timers } from '../timers'
 import {
   type EventMapper,
   nodeToMachineMapper,
@@ -11,7 +12,6 @@ import {
   specSelector,
 } from './event-mapping'
 import { nodeToHealthCheckMapper } from './node-health-check-mapper'
-import { realTimers, type Timers } from './timers'
 
 /**
  * How long a listing of a namespace's MachineHealthChecks waits for more Machine and Node changes

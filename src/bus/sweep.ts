@@ -12,13 +12,13 @@ import { listPages } from '../kube/paged-list'
 import type { HeldObject } from '../kube/read-once'
 import type { KubeObject, ResourceType } from '../kube/resource'
 import type { Logger } from '../observability/logger'
+import type { Timers } from '../timers'
 import {
   listPosition,
   type RelatedCursor,
   type RelatedObjects,
   relatedCursor,
 } from './related-pages'
-import type { Timers } from './timers'
 
 /** Options of sweep(). */
 export interface SweepOptions {

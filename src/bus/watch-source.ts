@@ -11,7 +11,7 @@ import type { KubeClient, WatchEvent } from '../kube/kube-client'
 import { listPages } from '../kube/paged-list'
 import type { KubeObject, ResourceType } from '../kube/resource'
 import type { Logger } from '../observability/logger'
-import type { Timers } from './timers'
+import type { Timers } from '../timers'
 
 /** `SYNC` marks objects delivered by a (re)list rather than by the watch stream. */
 export type ChangeType = 'SYNC' | 'ADDED' | 'MODIFIED' | 'DELETED'

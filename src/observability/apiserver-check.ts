@@ -3,8 +3,9 @@
  * cannot reconcile anything, so it reports not ready (its liveness stays up: restarting it would
  * not bring the apiserver back, and a crash-looping worker resumes later than a waiting one).
  */
-import type { Timers } from '../bus/timers'
+
 import { KubeApiError } from '../kube/errors'
+import type { Timers } from '../timers'
 
 /** Options of apiserverCheck. */
 export interface ApiserverCheckOptions {

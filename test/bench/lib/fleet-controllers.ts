@@ -7,7 +7,6 @@
 import { machineApiTypes } from '../../../src/api/resource-types'
 import { startInProcessBus } from '../../../src/bus/in-process-bus'
 import { machineApiMappers, watchedTypes } from '../../../src/bus/machine-api-mappers'
-import { realTimers } from '../../../src/bus/timers'
 import { systemClock } from '../../../src/clock'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { silentLogger } from '../../../src/observability/logger'
@@ -20,6 +19,7 @@ import { machineRelatedNode } from '../../../src/reconcile/machine/related-node'
 import { controllerCatalog } from '../../../src/reconcile/runtime/catalog'
 import { readingDelivered } from '../../../src/reconcile/runtime/delivered-reads'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
+import { realTimers } from '../../../src/timers'
 
 /** Reconciles at once: the worker's default ($CONCURRENCY). The tight client uses the same. */
 export const fleetConcurrency = 8

@@ -6,7 +6,6 @@
 import type { KubeConfig } from '@kubernetes/client-node'
 import { type ChangeInterceptor, startInProcessBus } from '../../../src/bus/in-process-bus'
 import { machineApiMappers, watchedTypes } from '../../../src/bus/machine-api-mappers'
-import { realTimers } from '../../../src/bus/timers'
 import { systemClock } from '../../../src/clock'
 import { createKubeClient } from '../../../src/kube/dynamic-client'
 import { createHttpTransport } from '../../../src/kube/http-transport'
@@ -15,6 +14,7 @@ import { createDefaultProviders } from '../../../src/providers/default-registry'
 import { createClaimHolder, processSelf } from '../../../src/reconcile/machine/claim-holder'
 import { controllerCatalog } from '../../../src/reconcile/runtime/catalog'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
+import { realTimers } from '../../../src/timers'
 
 export interface EventBus {
   /** Sweeps run so far. */

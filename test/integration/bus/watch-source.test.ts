@@ -1,8 +1,8 @@
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { realTimers } from '../../../src/bus/timers'
 import { type RestartCause, startWatchSource } from '../../../src/bus/watch-source'
 import { coreTypes, type ResourceType } from '../../../src/kube/resource'
 import { silentLogger } from '../../../src/observability/logger'
+import { realTimers } from '../../../src/timers'
 import { testNamespace, waitFor } from '../../harness/kube'
 import { useWidgetKube, widget, widgetType } from '../runtime/widget'
 

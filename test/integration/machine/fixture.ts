@@ -9,7 +9,6 @@ import { machineApiTypes } from '../../../src/api/resource-types'
 import type { Machine } from '../../../src/api/v1beta1/machine'
 import { startInProcessBus } from '../../../src/bus/in-process-bus'
 import { machineApiMappers, watchedTypes } from '../../../src/bus/machine-api-mappers'
-import { realTimers } from '../../../src/bus/timers'
 import { systemClock } from '../../../src/clock'
 import { createKubeClient } from '../../../src/kube/dynamic-client'
 import { createHttpTransport } from '../../../src/kube/http-transport'
@@ -26,6 +25,7 @@ import { createClaimHolder, processSelf } from '../../../src/reconcile/machine/c
 import type { MachineDeps } from '../../../src/reconcile/machine/machine-deps'
 import { machineController } from '../../../src/reconcile/machine/reconcile'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
+import { realTimers } from '../../../src/timers'
 import { useFileNamespace, useKubeClient, useMachineApi } from '../../harness/machine-api'
 
 /** A kube client for the test control plane. */

@@ -1,10 +1,10 @@
 import { describe, expect, it, onTestFinished } from 'vitest'
 import type { EventMapper } from '../../../src/bus/event-mapping'
 import { startInProcessBus } from '../../../src/bus/in-process-bus'
-import { realTimers } from '../../../src/bus/timers'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
 import { silentLogger } from '../../../src/observability/logger'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
+import { realTimers } from '../../../src/timers'
 import { ignoreNotFound, uniqueName, waitFor } from '../../harness/kube'
 import { testDeps, useWidgetKube } from './widget'
 

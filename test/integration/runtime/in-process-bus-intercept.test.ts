@@ -11,10 +11,10 @@ import {
   startInProcessBus,
   type WatchedChange,
 } from '../../../src/bus/in-process-bus'
-import { realTimers } from '../../../src/bus/timers'
 import type { ObjectKey } from '../../../src/kube/object-key'
 import { silentLogger } from '../../../src/observability/logger'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
+import { realTimers } from '../../../src/timers'
 import { testNamespace, waitFor } from '../../harness/kube'
 import { converged, testDeps, useWidgetKube, widget, widgetController, widgetType } from './widget'
 

@@ -1,9 +1,9 @@
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { selfMapper } from '../../../src/bus/event-mapping'
 import { startInProcessBus } from '../../../src/bus/in-process-bus'
-import { realTimers } from '../../../src/bus/timers'
 import { silentLogger } from '../../../src/observability/logger'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
+import { realTimers } from '../../../src/timers'
 import { testNamespace, waitFor } from '../../harness/kube'
 import { converged, testDeps, useWidgetKube, widget, widgetController, widgetType } from './widget'
 

@@ -1,5 +1,5 @@
 /** @module Timers driven by the test: time moves only when `advance` is called. */
-import type { Timers } from '../../../src/bus/timers'
+import type { Timers } from '../../../src/timers'
 
 /** Manual timers plus `advance(ms)`, which fires due callbacks in time order. */
 export interface ManualTimers extends Timers {

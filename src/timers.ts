@@ -1,6 +1,7 @@
 /**
- * @module Timers as a dependency, so queues and watchdogs run on fake time in unit tests and on
- * the event loop in production.
+ * @module Timers as a dependency, so queues, watchdogs and probes run on fake time in unit tests
+ * and on the event loop in production. Beside Clock (clock.ts): a Clock gives wall time for status
+ * and planners, Timers give monotonic time and scheduling to whichever layer waits.
  */
 
 /** Schedules callbacks; `now` is milliseconds on the same scale as the delays. */
