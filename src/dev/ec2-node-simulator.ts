@@ -12,22 +12,35 @@ import type { KubeClient } from '../kube/kube-client'
 import { listPages } from '../kube/paged-list'
 import { coreTypes, type KubeObject } from '../kube/resource'
 import type { Logger } from '../observability/logger'
+import { kubernetesArch } from '../providers/aws/capacity'
 import { formatAwsProviderID } from '../providers/aws/provider-id'
 import { tagKeys } from '../providers/aws/tags'
 
-/** The Node a running instance registers (named like EC2's private DNS names). */
-export function nodeForInstance(instance: Instance): V1Node | undefined {
+/**
+ * The Node a running instance registers (named like EC2's private DNS names), labelled as the
+ * kubelet (hostname, os, arch) and the cloud node controller (instance type, zone, region) label
+ * it, so Pods selecting those labels schedule as on EC2. `region` is the EC2 client's.
+ */
+export function nodeForInstance(instance: Instance, region?: string): V1Node | undefined {
   const id = instance.InstanceId
   const zone = instance.Placement?.AvailabilityZone
   const ip = instance.PrivateIpAddress
   if (!id || !zone || !ip) return undefined
+  const name = `ip-${ip.replaceAll('.', '-')}.ec2.internal`
+  // The AMIs machine-api launches are Linux; EC2 reports no OS on the instance.
+  const arch = kubernetesArch(instance.Architecture ?? '')
   return {
     metadata: {
-      name: `ip-${ip.replaceAll('.', '-')}.ec2.internal`,
+      name,
       labels: {
         [LABELS.simulatedBy]: 'ec2-node-simulator',
+        'kubernetes.io/hostname': name,
+        'kubernetes.io/os': 'linux',
+        'beta.kubernetes.io/os': 'linux',
+        ...(arch ? { 'kubernetes.io/arch': arch, 'beta.kubernetes.io/arch': arch } : {}),
         'node.kubernetes.io/instance-type': instance.InstanceType ?? 'unknown',
         'topology.kubernetes.io/zone': zone,
+        ...(region ? { 'topology.kubernetes.io/region': region } : {}),
       },
       annotations: { 'kwok.x-k8s.io/node': 'fake' },
     },
@@ -50,9 +63,10 @@ export async function syncSimulatedNodes(options: {
       ],
     }),
   )
+  const region = await options.ec2.config.region()
   const wanted = new Map<string, V1Node>()
   for (const instance of (out.Reservations ?? []).flatMap((r) => r.Instances ?? [])) {
-    const node = nodeForInstance(instance)
+    const node = nodeForInstance(instance, region)
     if (node?.metadata?.name) wanted.set(node.metadata.name, node)
   }
   const existing = new Set<string>()

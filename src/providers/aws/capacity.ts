@@ -21,6 +21,11 @@ const architectures: ReadonlyArray<[string, string]> = [
   ['i386', '386'],
 ]
 
+/** The `kubernetes.io/arch` of an EC2 architecture name (an instance's or a type's), if it has one. */
+export function kubernetesArch(ec2Architecture: string): string | undefined {
+  return architectures.find(([ec2]) => ec2 === ec2Architecture)?.[1]
+}
+
 /** GPU manufacturers and the extended resource their device plugin advertises. */
 const gpuResources: Record<string, string> = {
   NVIDIA: 'nvidia.com/gpu',

@@ -21,6 +21,25 @@ export const kwokKeys = {
 } as const
 
 /**
+ * The system every simulated Node reports: kwok's node-initialize stage writes amd64/linux into its
+ * status.nodeInfo, and the class capacity promises the same to cluster-autoscaler's scale from zero.
+ */
+export const kwokNodeInfo = { architecture: 'amd64', operatingSystem: 'linux' } as const
+
+/**
+ * The labels a kubelet puts on its Node about itself (os and arch, in their stable and beta forms),
+ * so a Pod selecting `kubernetes.io/os: linux` schedules on a simulated Node as on a real one.
+ */
+function kubeletLabels(): Record<string, string> {
+  return {
+    'kubernetes.io/os': kwokNodeInfo.operatingSystem,
+    'kubernetes.io/arch': kwokNodeInfo.architecture,
+    'beta.kubernetes.io/os': kwokNodeInfo.operatingSystem,
+    'beta.kubernetes.io/arch': kwokNodeInfo.architecture,
+  }
+}
+
+/**
  * `kwok://<namespace>.<name>` (the Node name): unique per Machine, readable, and honest about
  * being simulated. No `/` after the scheme, because cluster-autoscaler keeps only what follows the
  * last `/` of a provider ID: the earlier `kwok://<namespace>/<name>` made equally named Machines
@@ -46,6 +65,8 @@ export function simulatedNode(machine: ActuatorMachine, spec: KwokProviderSpec):
     name,
     providerID: kwokProviderID(machine),
     labels: {
+      // Before the spec's labels, which may override them as a kubelet's --node-labels can.
+      ...kubeletLabels(),
       ...spec.nodeLabels,
       ...(spec.zone ? { 'topology.kubernetes.io/zone': spec.zone } : {}),
       'kubernetes.io/hostname': name,

@@ -2,6 +2,7 @@
 import type { Provider } from '../registry'
 import { parseProviderSpec } from '../spec'
 import { createKwokActuator } from './actuator'
+import { kwokNodeInfo } from './node'
 import { kwokProviderSpecSchema } from './spec'
 
 /**
@@ -12,13 +13,13 @@ export function createKwokProvider(): Provider {
   return {
     name: 'kwok',
     actuator: createKwokActuator(),
-    // The simulated Node reports its spec's allocatable as capacity, on the system kwok's
-    // node-initialize stage gives every Node (amd64, linux).
+    // The simulated Node reports its spec's allocatable as capacity, on the system its labels
+    // and kwok's node-initialize stage give every Node.
     async capacity(request) {
       const spec = parseProviderSpec(kwokProviderSpecSchema(), request.providerSpec)
       return {
         capacity: { ...spec.allocatable },
-        nodeInfo: { architecture: 'amd64', operatingSystem: 'linux' },
+        nodeInfo: { ...kwokNodeInfo },
       }
     },
   }

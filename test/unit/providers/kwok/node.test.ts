@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { machineKeyFromNode } from '../../../../src/api/node-link'
 import type { ActuatorMachine } from '../../../../src/providers/actuator'
+import type { CapacityRequest } from '../../../../src/providers/capacity'
 import { kwokNodeName, kwokProviderID, simulatedNode } from '../../../../src/providers/kwok/node'
+import { createKwokProvider } from '../../../../src/providers/kwok/provider'
 import { kwokProviderSpecSchema } from '../../../../src/providers/kwok/spec'
 import { providerSpecIssues } from '../../../../src/providers/spec'
 
@@ -31,13 +33,17 @@ describe('kwok nodes', () => {
     )
   })
 
-  it('builds a Node kwok manages, tied to its Machine by UID, with the spec labels', () => {
+  it('builds a Node kwok manages, tied to its Machine by UID, with the labels a kubelet sets and the spec labels', () => {
     const spec = kwokProviderSpecSchema().parse({ nodeLabels: { pool: 'p' }, zone: 'z1' })
     const node = simulatedNode(machine, spec)
     expect(node).toEqual({
       name: 'team-a.worker-1',
       providerID: 'kwok://team-a.worker-1',
       labels: {
+        'kubernetes.io/os': 'linux',
+        'kubernetes.io/arch': 'amd64',
+        'beta.kubernetes.io/os': 'linux',
+        'beta.kubernetes.io/arch': 'amd64',
         pool: 'p',
         'topology.kubernetes.io/zone': 'z1',
         'kubernetes.io/hostname': 'team-a.worker-1',
@@ -60,6 +66,19 @@ describe('kwok nodes', () => {
     expect(
       machineKeyFromNode({ metadata: { name: node.name, annotations: node.annotations } }),
     ).toEqual({ kind: 'Machine', namespace: 'team-a', name: 'worker-1' })
+  })
+
+  it('labels the Node with the os and arch its class capacity reports for scale from zero', async () => {
+    const request: CapacityRequest = {
+      providerSpec: {},
+      secrets: { readSecret: async () => undefined },
+      signal: new AbortController().signal,
+    }
+    const nodeInfo = (await createKwokProvider().capacity?.(request))?.nodeInfo
+    const labels = simulatedNode(machine, kwokProviderSpecSchema().parse({})).labels
+    expect(nodeInfo).toEqual({ operatingSystem: 'linux', architecture: 'amd64' })
+    expect(labels['kubernetes.io/os']).toBe(nodeInfo?.operatingSystem)
+    expect(labels['kubernetes.io/arch']).toBe(nodeInfo?.architecture)
   })
 
   it('does not let spec labels override the Machine ownership labels', () => {
