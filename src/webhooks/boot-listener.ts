@@ -6,7 +6,8 @@
  * the apiserver is never routed to a process that would make it wait on the load.
  */
 import type { RequestListener } from 'node:http'
-import { sendJson } from './http-body'
+import { requestPath, sendJson } from '../http-server'
+import { healthListener } from '../observability/health'
 
 /** A listener that loads the real one on first use. */
 export interface BootListener {
@@ -22,6 +23,9 @@ export interface BootListener {
  */
 export function bootListener(load: () => Promise<RequestListener>): BootListener {
   let loaded: RequestListener | undefined
+  // The shared responder, answering as of the request's arrival: the handlers are not loaded (the
+  // loaded listener answers health from then on).
+  const healthBeforeLoad = healthListener({ ready: { handlers: () => false } })
   let loading: Promise<RequestListener> | undefined
   const warm = () => {
     loading ??= load().then(
@@ -38,12 +42,13 @@ export function bootListener(load: () => Promise<RequestListener>): BootListener
   }
   const listener: RequestListener = (request, response) => {
     if (loaded !== undefined) return loaded(request, response)
-    if (request.method === 'GET' && request.url === '/healthz')
-      return sendJson(response, 200, '{"status":"ok"}')
-    if (request.method === 'GET' && request.url === '/readyz') {
-      // The loaded listener answers readiness from then on; a probe also retries a failed load.
+    const path = requestPath(request)
+    const probe = request.method === 'GET' || request.method === 'HEAD'
+    if (probe && path === '/healthz') return healthBeforeLoad(request, response)
+    if (probe && path === '/readyz') {
+      // A probe also retries a failed load.
       warm().catch(() => {})
-      return sendJson(response, 503, '{"status":"not ready"}')
+      return healthBeforeLoad(request, response)
     }
     warm().then(
       (full) => full(request, response),

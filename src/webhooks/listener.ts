@@ -1,11 +1,12 @@
 /**
- * @module The webhook's node:http request listener: POSTs to /validate, /mutate and /convert are
- * answered straight from the node request (the hot path the apiserver calls), everything else
- * (health, readiness, metrics, 404s) by health-routes.ts, also on the node objects.
+ * @module The webhook's node:http request listener, the one front end of the webhook: POSTs to
+ * /validate, /mutate and /convert are answered straight from the node request (the hot path the
+ * apiserver calls), everything else (health, readiness, metrics, 404s) by the shared health
+ * responder (observability/health.ts). Every answer is counted by route in the request metrics.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
-import { healthRoutes } from './health-routes'
-import { readBody, sendJson } from './http-body'
+import { readBody, requestPath, sendJson } from '../http-server'
+import { healthListener } from '../observability/health'
 import {
   createReviewEndpoints,
   isReviewPath,
@@ -14,11 +15,26 @@ import {
   type WebhookDeps,
 } from './review-endpoints'
 
-/** The listener serving the whole webhook from `deps`. */
+/** Every route of the webhook: metric labels, so arbitrary paths cannot create unbounded series. */
+const ROUTES = ['/mutate', '/validate', '/convert', '/healthz', '/readyz', '/metrics']
+
+/** The listener serving the whole webhook from `deps`; ready as soon as it exists. */
 export function createWebhookListener(deps: WebhookDeps): RequestListener {
   const endpoints = createReviewEndpoints(deps)
+  const health = healthListener({ ready: {}, metrics: deps.metrics, logger: deps.logger })
   return withReviewRoutes(
-    healthRoutes({ deps, observe: endpoints.metrics.observeRequest, now: endpoints.now }),
+    (request, response) => {
+      const started = endpoints.now()
+      const path = requestPath(request)
+      response.once('finish', () =>
+        endpoints.metrics.observeRequest(
+          ROUTES.includes(path) ? path : 'other',
+          response.statusCode,
+          endpoints.now() - started,
+        ),
+      )
+      health(request, response)
+    },
     (path, request, response) => serveReview(endpoints, path, request, response),
   )
 }
@@ -29,10 +45,7 @@ export function withReviewRoutes(
   review: (path: ReviewPath, request: IncomingMessage, response: ServerResponse) => Promise<void>,
 ): RequestListener {
   return (request, response) => {
-    const url = request.url ?? '/'
-    const query = url.indexOf('?')
-    // The apiserver calls e.g. /validate?timeout=10s.
-    const path = query === -1 ? url : url.slice(0, query)
+    const path = requestPath(request)
     if (request.method !== 'POST' || !isReviewPath(path)) return rest(request, response)
     review(path, request, response).catch(() => response.destroy())
   }

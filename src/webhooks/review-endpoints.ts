@@ -1,7 +1,6 @@
 /**
  * @module /validate, /mutate and /convert as plain functions from a request body to a status and a
- * JSON text, with their metrics: served by the node listener (listener.ts) and by the Hono app
- * alike, so both answer byte for byte the same.
+ * JSON text, with their metrics; the node listener (listener.ts) serves them.
  */
 import type { Registry } from 'prom-client'
 import type { ProviderSpecSchemas } from '../api/shared/provider-spec'
@@ -20,8 +19,6 @@ export interface WebhookDeps {
   metrics: Registry
   providerSchemas: ProviderSpecSchemas
   machineClassExists?: MachineClassExists
-  /** False while the server is not ready to serve (e.g. TLS material missing). */
-  isReady?: () => boolean
   /** Body size limits in bytes. Conversion batches whole LIST pages, so it gets more room. */
   limits?: { admissionBytes?: number; conversionBytes?: number }
   /** Monotonic seconds, for latency metrics (injectable for tests). */

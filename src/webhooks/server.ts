@@ -1,4 +1,4 @@
-/** @module Serves the webhook app over HTTPS with hot-reloaded TLS material. */
+/** @module Serves the webhook's listener over HTTPS with hot-reloaded TLS material. */
 import type { RequestListener } from 'node:http'
 import { createServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
@@ -24,10 +24,7 @@ export interface RunningWebhookServer {
   close(): Promise<void>
 }
 
-/**
- * Starts serving `listener` over HTTPS; resolves once listening. The webhook's listener is in
- * listener.ts (a Hono app can be served with getRequestListener from @hono/node-server).
- */
+/** Starts serving `listener` (the webhook's is in listener.ts) over HTTPS; resolves once listening. */
 export async function startWebhookServer(
   listener: RequestListener,
   options: WebhookServerOptions,

@@ -1,16 +1,16 @@
 /**
- * @module The CloudEvents HTTP function's composition: runner + machine-api mappers + Hono app,
- * served on the settings' port. `functions/reconcile.ts` only calls this.
+ * @module The CloudEvents HTTP function's composition: runner + machine-api mappers + the node:http
+ * listener, served on the settings' port. `functions/reconcile.ts` only calls this.
  */
 
-import { createReconcileApp } from '../../bus/http-app'
-import { serveApp } from '../../observability/health'
+import { createReconcileListener } from '../../bus/http-listener'
+import { listen } from '../../http-server'
 import { runtimeWiring, type StartRuntimeService } from '../runtime-service'
 
 /** Serves the function; resolves once it listens. */
 export const startReconcileFunction: StartRuntimeService = async (deps, settings, controllers) => {
   const { runner, ...wiring } = runtimeWiring(deps, controllers)
-  const app = createReconcileApp({
+  const listener = createReconcileListener({
     kube: deps.kube,
     runner,
     ...wiring,
@@ -20,7 +20,7 @@ export const startReconcileFunction: StartRuntimeService = async (deps, settings
     namespace: settings.namespace,
     sweepConcurrency: settings.concurrency,
   })
-  const server = await serveApp(app, settings.port)
+  const server = await listen(listener, settings.port)
   deps.log.info({ port: server.port, kinds: runner.kinds() }, 'reconcile function listening')
   return { port: server.port, stop: () => server.close() }
 }

@@ -4,8 +4,9 @@
  * endpoints. `functions/worker.ts` only calls this.
  */
 import { startInProcessBus } from '../../bus/in-process-bus'
+import { listen } from '../../http-server'
 import { apiserverCheck } from '../../observability/apiserver-check'
-import { serveHealth } from '../../observability/health-server'
+import { healthListener } from '../../observability/health'
 import { runtimeWiring, type StartRuntimeService } from '../runtime-service'
 
 /** Starts the worker; resolves with the health port and a stop function once it runs. */
@@ -47,8 +48,12 @@ export const startWorker: StartRuntimeService = async (deps, settings, controlle
     probe: async () =>
       probed && (await deps.kube.list(probed, { namespace: settings.namespace, limit: 1 })),
   })
-  const health = await serveHealth(
-    { registry: deps.registry, ready: { started: () => ready, apiserver } },
+  const health = await listen(
+    healthListener({
+      ready: { started: () => ready, apiserver },
+      metrics: deps.registry,
+      logger: deps.log,
+    }),
     settings.port,
   )
   deps.log.info({ bus: settings.bus, kinds: runner.kinds(), port: health.port }, 'worker running')

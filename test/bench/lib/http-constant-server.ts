@@ -1,18 +1,17 @@
 /**
  * @module The limit of the webhook benchmark: the same HTTPS stack as the webhook
  * (startWebhookServer: node:https, the listener's review routes read the body with readBody and
- * answer with sendJson; Hono for the rest) answering every review POST with a fixed JSON body, so
- * the difference to the real webhook is what the handlers cost. Run as a child process
+ * answer with sendJson; the shared health responder for the rest) answering every review POST
+ * with a fixed JSON body, so the difference to the real webhook is what the handlers cost. Run as a child process
  * (`node --import tsx`) with the webhook's variables: WEBHOOK_HOST, WEBHOOK_PORT,
  * WEBHOOK_CERT_FILE, WEBHOOK_KEY_FILE; and optionally FIXED_ANSWERS_FILE, a JSON map from request
  * URL to answer text (e.g. the webhook's own answer to a 50-Machine /convert, so the limit sends
  * as many bytes back as the webhook does).
  */
 import { readFileSync } from 'node:fs'
-import { getRequestListener } from '@hono/node-server'
-import { Hono } from 'hono'
+import { readBody, sendJson } from '../../../src/http-server'
+import { healthListener } from '../../../src/observability/health'
 import { silentLogger } from '../../../src/observability/logger'
-import { readBody, sendJson } from '../../../src/webhooks/http-body'
 import { withReviewRoutes } from '../../../src/webhooks/listener'
 import { startWebhookServer } from '../../../src/webhooks/server'
 
@@ -26,12 +25,9 @@ const answers: Record<string, string> = process.env.FIXED_ANSWERS_FILE
   ? JSON.parse(readFileSync(process.env.FIXED_ANSWERS_FILE, 'utf8'))
   : {}
 
-const app = new Hono()
-app.get('/readyz', (c) => c.json({ status: 'ok' }))
-
 // Reads the body like the webhook does (the request is consumed), then answers the same bytes.
 const listener = withReviewRoutes(
-  getRequestListener(app.fetch),
+  healthListener({ ready: {} }),
   async (_path, request, response) => {
     await readBody(request, 64 * 1024 * 1024)
     sendJson(response, 200, answers[request.url ?? ''] ?? JSON.stringify(fixed))

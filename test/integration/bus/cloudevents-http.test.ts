@@ -2,13 +2,14 @@ import { CloudEvent, HTTP } from 'cloudevents'
 import { Registry } from 'prom-client'
 import { describe, expect, it } from 'vitest'
 import { ownerMapper, selfMapper } from '../../../src/bus/event-mapping'
-import { createReconcileApp } from '../../../src/bus/http-app'
+import { createReconcileListener } from '../../../src/bus/http-listener'
 import { TransientError } from '../../../src/errors'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
 import { silentLogger } from '../../../src/observability/logger'
 import type { Controller } from '../../../src/reconcile/runtime/controller'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
 import { testNamespace } from '../../harness/kube'
+import { type ServedListener, servedListener } from '../../harness/served-listener'
 import {
   childName,
   converged,
@@ -21,8 +22,8 @@ import {
 
 const { kc, kube } = useWidgetKube()
 
-function app(controller: Controller = widgetController(), namespace?: string) {
-  return createReconcileApp({
+function app(controller: Controller = widgetController(), namespace?: string): ServedListener {
+  const listener = createReconcileListener({
     kube,
     runner: createRunner({ controllers: [controller], deps: testDeps(kube) }),
     mappers: [selfMapper('Widget'), ownerMapper('ConfigMap', 'Widget')],
@@ -32,6 +33,7 @@ function app(controller: Controller = widgetController(), namespace?: string) {
     registry: new Registry(),
     namespace,
   })
+  return servedListener(listener)
 }
 
 type Mode = 'binary' | 'structured'

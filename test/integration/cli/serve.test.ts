@@ -78,7 +78,7 @@ describe('long-running commands', { timeout: 60_000 }, () => {
         },
       )
       const ca = readFileSync(join(dir, 'ca.crt'))
-      // Any HTTP answer proves TLS with our certificate and the Hono app behind it.
+      // Any HTTP answer proves TLS with our certificate and the webhook's listener behind it.
       const status = await waitFor(
         'the webhook to answer over TLS',
         () => httpsStatus(`https://127.0.0.1:${port}/validate`, ca),

@@ -4,19 +4,22 @@ import { HUB_API_VERSION } from '../../../src/api/group'
 import { silentLogger } from '../../../src/observability/logger'
 import { createMetricsRegistry } from '../../../src/observability/metrics'
 import { builtInProviderSpecSchemas } from '../../../src/providers/schemas'
-import { createWebhookApp } from '../../../src/webhooks/app'
+import { createWebhookListener } from '../../../src/webhooks/listener'
 import {
   admissionReviews,
   conversionReview,
   conversionReviewDown,
   machine,
 } from '../../bench/lib/review-bodies'
+import { servedListener } from '../../harness/served-listener'
 
-const app = createWebhookApp({
-  logger: silentLogger(),
-  metrics: createMetricsRegistry({ defaultMetrics: false }),
-  providerSchemas: builtInProviderSpecSchemas,
-})
+const app = servedListener(
+  createWebhookListener({
+    logger: silentLogger(),
+    metrics: createMetricsRegistry({ defaultMetrics: false }),
+    providerSchemas: builtInProviderSpecSchemas,
+  }),
+)
 
 interface Answer {
   response: {

@@ -51,7 +51,10 @@ describe('bootListener', () => {
     const url = await serve(boot.listener)
     expect((await get(`${url}/healthz`)).status).toBe(200)
     expect(loads).toBe(0)
-    expect(await get(`${url}/readyz`)).toEqual({ status: 503, text: '{"status":"not ready"}' })
+    expect(await get(`${url}/readyz`)).toEqual({
+      status: 503,
+      text: '{"status":"not ready","failing":["handlers"]}',
+    })
     const waiting = [get(`${url}/validate`, 'POST'), get(`${url}/metrics`)]
     release()
     expect(await Promise.all(waiting)).toEqual([

@@ -1,145 +1,117 @@
-/** The node listener (what the webhook process serves): every route on node:http, without Hono. */
-import { createServer, request, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { afterEach, describe, expect, it } from 'vitest'
-import { silentLogger } from '../../../src/observability/logger'
-import { createMetricsRegistry } from '../../../src/observability/metrics'
-import { createWebhookListener } from '../../../src/webhooks/listener'
-import {
-  admissionBody,
-  admissionResponse,
-  machine,
-  post,
-  testApp,
-  testProviderSchemas,
-} from './reviews'
+/** The webhook's listener, as the webhook process serves it: reviews, 400s, health, metrics, 404s. */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { admissionBody, admissionResponse, machine, post, testApp } from './reviews'
 
-const servers: Server[] = []
-afterEach(async () => {
-  for (const server of servers.splice(0)) await new Promise((done) => server.close(done))
+describe('bad requests get HTTP 400 with a JSON error', () => {
+  it.each([
+    ['/validate', 'not json'],
+    ['/validate', '[]'],
+    [
+      '/mutate',
+      JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'ConversionReview', request: {} }),
+    ],
+    [
+      '/mutate',
+      JSON.stringify({ ...admissionBody(machine()), apiVersion: 'admission.k8s.io/v1beta1' }),
+    ],
+    ['/validate', JSON.stringify(admissionBody(machine(), { kind: 'Pod' }))],
+    ['/convert', JSON.stringify(admissionBody(machine()))],
+    [
+      '/convert',
+      '{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"uid":"x"}}',
+    ],
+  ])('%s %s', async (path, body) => {
+    const answer = await post(testApp(), path, body)
+    expect(answer.status).toBe(400)
+    expect(answer.body.error).toEqual(expect.any(String))
+  })
+
+  it('refuses oversized bodies', async () => {
+    const app = testApp({ limits: { admissionBytes: 1024 } })
+    const big = admissionBody(machine({ metadata: { labels: { x: 'y'.repeat(4096) } } }))
+    const answer = await post(app, '/validate', big)
+    expect(answer).toEqual({ status: 400, body: { error: 'body exceeds 1024 bytes' } })
+  })
 })
 
-async function serve(limits?: { admissionBytes?: number }): Promise<string> {
-  const listener = createWebhookListener({
-    logger: silentLogger(),
-    metrics: createMetricsRegistry({ defaultMetrics: false }),
-    providerSchemas: testProviderSchemas,
-    ...(limits ? { limits } : {}),
-  })
-  const server = createServer(listener)
-  servers.push(server)
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-}
-
-function call(url: string, method: string, body?: string) {
-  return new Promise<{ status: number; type: string; text: string }>((resolve, reject) => {
-    const req = request(url, { method, headers: { 'content-type': 'application/json' } }, (res) => {
-      let text = ''
-      res.setEncoding('utf8')
-      res.on('data', (chunk: string) => {
-        text += chunk
-      })
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'] ?? '', text }),
-      )
-    })
-    req.on('error', reject)
-    req.end(body)
-  })
-}
-
-describe('createWebhookListener', () => {
-  it('answers reviews exactly as the Hono app does, also with the query the apiserver adds', async () => {
-    const url = await serve()
-    const bodies: Array<[string, string]> = [
-      ['/validate?timeout=10s', JSON.stringify(admissionBody(machine()))],
-      ['/mutate', JSON.stringify(admissionBody(machine()))],
-      ['/validate', JSON.stringify(admissionBody(machine({ taints: 'x' })))],
-      ['/validate', 'not json'],
-      ['/convert', JSON.stringify(admissionBody(machine()))],
-      [
-        '/convert',
-        JSON.stringify({
-          apiVersion: 'apiextensions.k8s.io/v1',
-          kind: 'ConversionReview',
-          request: {
-            uid: 'u',
-            desiredAPIVersion: 'machine-api.dev/v1alpha1',
-            objects: [machine()],
-          },
-        }),
-      ],
-    ]
-    for (const [path, body] of bodies) {
-      const direct = await call(`${url}${path}`, 'POST', body)
-      const viaHono = await post(testApp(), path.split('?')[0] ?? path, body)
-      expect(direct.type).toBe('application/json')
-      expect({ status: direct.status, body: JSON.parse(direct.text) }).toEqual(viaHono)
-    }
+describe('reviews', () => {
+  it('are answered with the same uid (fixture also used for latency measurements)', async () => {
+    const body = JSON.parse(
+      readFileSync(
+        join(import.meta.dirname, '../../fixtures/api/machine-admission-review.json'),
+        'utf8',
+      ),
+    ) as { request: { uid: string } }
+    const answer = await post(testApp(), '/validate', body)
+    expect(answer.status).toBe(200)
+    expect(answer.body.response).toMatchObject({ uid: body.request.uid, allowed: true })
   })
 
-  it('denies invalid objects with field paths', async () => {
-    const url = await serve()
-    const answer = await call(
-      `${url}/validate`,
-      'POST',
-      JSON.stringify(admissionBody(machine({ providerSpec: { provider: 'test', value: {} } }))),
+  it('are answered alike with the query the apiserver adds', async () => {
+    const app = testApp()
+    const review = admissionBody(machine({ taints: 'x' }))
+    const plain = await post(app, '/validate', review)
+    const withQuery = await post(app, '/validate?timeout=10s', review)
+    expect(admissionResponse(withQuery.body).allowed).toBe(false)
+    expect(withQuery).toEqual(plain)
+  })
+
+  it('deny invalid objects with field paths', async () => {
+    const answer = await post(
+      testApp(),
+      '/validate',
+      admissionBody(machine({ providerSpec: { provider: 'test', value: {} } })),
     )
-    const response = admissionResponse(JSON.parse(answer.text))
+    const response = admissionResponse(answer.body)
     expect(response.allowed).toBe(false)
     expect(response.status?.message).toContain('spec.providerSpec.value.instanceType')
   })
+})
 
-  it('refuses oversized bodies with 400', async () => {
-    const url = await serve({ admissionBytes: 1024 })
-    const big = admissionBody(machine({ metadata: { labels: { x: 'y'.repeat(4096) } } }))
-    const answer = await call(`${url}/validate`, 'POST', JSON.stringify(big))
-    expect(answer.status).toBe(400)
-    expect(JSON.parse(answer.text).error).toBe('body exceeds 1024 bytes')
-  })
-
-  it('answers health, readiness and unknown routes as the Hono app does', async () => {
-    const url = await serve()
+describe('operational endpoints', () => {
+  it('answers health and readiness in the shared format, and 404 for anything else', async () => {
     const app = testApp()
-    const requests: Array<[string, string]> = [
+    const answers = []
+    for (const [method, path] of [
       ['GET', '/healthz'],
       ['GET', '/readyz?verbose'],
       ['GET', '/validate'],
       ['POST', '/healthz'],
       ['DELETE', '/nope'],
-    ]
-    for (const [method, path] of requests) {
-      const direct = await call(`${url}${path}`, method)
-      const viaHono = await app.request(path, { method })
-      expect(direct.type).toBe('application/json')
-      expect({ status: direct.status, body: JSON.parse(direct.text) }).toEqual({
-        status: viaHono.status,
-        body: await viaHono.json(),
-      })
+    ] as const) {
+      const response = await app.request(path, { method })
+      expect(response.headers.get('content-type')).toBe('application/json')
+      answers.push([response.status, await response.json()])
     }
-    const head = await call(`${url}/healthz`, 'HEAD')
-    expect({ status: head.status, text: head.text }).toEqual({ status: 200, text: '' })
+    expect(answers).toEqual([
+      [200, { status: 'ok' }],
+      [200, { status: 'ok' }],
+      [404, { error: 'no route for GET /validate' }],
+      [404, { error: 'no route for POST /healthz' }],
+      [404, { error: 'no route for DELETE /nope' }],
+    ])
+    const head = await app.request('/healthz', { method: 'HEAD' })
+    expect([head.status, await head.text()]).toEqual([200, ''])
   })
 
-  it('serves health, metrics and 404s', async () => {
-    const url = await serve()
-    await call(`${url}/validate`, 'POST', JSON.stringify(admissionBody(machine())))
-    expect((await call(`${url}/readyz`, 'GET')).status).toBe(200)
-    expect((await call(`${url}/validate`, 'GET')).status).toBe(404)
-    const metrics = (await call(`${url}/metrics`, 'GET')).text
+  it('counts every answer by route in the metrics, arbitrary paths as one series', async () => {
+    const app = testApp()
+    await post(app, '/validate', admissionBody(machine()))
+    await app.request('/readyz')
+    await app.request('/a/b/c')
+    const metrics = await (await app.request('/metrics')).text()
     expect(metrics).toContain(
       'machine_api_webhook_request_duration_seconds_count{endpoint="/validate",status="200"} 1',
     )
     expect(metrics).toContain(
       'machine_api_webhook_admission_total{endpoint="/validate",kind="Machine",allowed="true"} 1',
     )
-    // Labelled by route, so arbitrary paths make no new series.
     expect(metrics).toContain(
       'machine_api_webhook_request_duration_seconds_count{endpoint="/readyz",status="200"} 1',
     )
-    await call(`${url}/a/b/c`, 'GET')
-    expect((await call(`${url}/metrics`, 'GET')).text).toContain(
+    expect(metrics).toContain(
       'machine_api_webhook_request_duration_seconds_count{endpoint="other",status="404"} 1',
     )
   })

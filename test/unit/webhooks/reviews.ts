@@ -6,8 +6,9 @@ import type { ProviderSpecSchemas } from '../../../src/api/shared/provider-spec'
 import { silentLogger } from '../../../src/observability/logger'
 import { createMetricsRegistry } from '../../../src/observability/metrics'
 import type { MachineClassExists } from '../../../src/webhooks/admission/validate'
-import { createWebhookApp } from '../../../src/webhooks/app'
 import type { JsonPatchOperation } from '../../../src/webhooks/json-patch'
+import { createWebhookListener } from '../../../src/webhooks/listener'
+import { type ServedListener, servedListener } from '../../harness/served-listener'
 
 type Obj = Record<string, unknown>
 
@@ -20,16 +21,23 @@ export const testProviderSchemas: ProviderSpecSchemas = (provider) =>
     ? z.object({ instanceType: z.string().min(1), ami: z.string().optional() }).strict()
     : undefined
 
-/** The app under test with silent logging and a fresh registry. */
-export function testApp(
+/** The listener production serves, with silent logging and a fresh registry. */
+export function testListener(
   options: { machineClassExists?: MachineClassExists; limits?: { admissionBytes?: number } } = {},
 ) {
-  return createWebhookApp({
+  return createWebhookListener({
     logger: silentLogger(),
     metrics: createMetricsRegistry({ defaultMetrics: false }),
     providerSchemas: testProviderSchemas,
     ...options,
   })
+}
+
+/** The webhook under test: `testListener` on a loopback server, driven by `request`. */
+export function testApp(
+  options: { machineClassExists?: MachineClassExists; limits?: { admissionBytes?: number } } = {},
+): ServedListener {
+  return servedListener(testListener(options))
 }
 
 /** A valid v1beta1 Machine with an inline test provider spec; `spec` overrides fields. */
@@ -93,8 +101,8 @@ export function admissionBody(
   }
 }
 
-/** POSTs a JSON body (or raw string) to the app. */
-export async function post(app: ReturnType<typeof testApp>, path: string, body: unknown) {
+/** POSTs a JSON body (or raw string) to the webhook. */
+export async function post(app: ServedListener, path: string, body: unknown) {
   const response = await app.request(path, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

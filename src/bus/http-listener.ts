@@ -1,17 +1,19 @@
 /**
- * @module The CloudEvents-over-HTTP transport (Knative ApiServerSource and PingSource sinks).
- * Answers 2xx only when every reconcile succeeded or was deliberately deferred (requeue,
+ * @module The CloudEvents-over-HTTP transport (Knative ApiServerSource and PingSource sinks), as a
+ * node:http listener: `POST /` takes events, every other request goes to the shared health
+ * responder. Answers 2xx only when every reconcile succeeded or was deliberately deferred (requeue,
  * permanent failure recorded on the object), and 5xx otherwise, so the broker's retry and
  * dead-letter settings apply. A malformed event gets 400: retrying cannot fix it.
  */
-import { Hono } from 'hono'
+import type { IncomingHttpHeaders, RequestListener, ServerResponse } from 'node:http'
 import type { Registry } from 'prom-client'
 import { errorMessage } from '../errors'
+import { readBody, requestPath, sendJson } from '../http-server'
 import type { KubeClient } from '../kube/kube-client'
 import { formatKey, type ObjectKey } from '../kube/object-key'
 import type { HeldObject } from '../kube/read-once'
 import type { KubeObject, ResourceType } from '../kube/resource'
-import { addHealthRoutes } from '../observability/health'
+import { healthListener } from '../observability/health'
 import type { Logger } from '../observability/logger'
 import type { ReadinessChecks } from '../observability/readiness'
 import type { RuntimeMetrics } from '../observability/runtime-metrics'
@@ -23,7 +25,7 @@ import type { Runner, RunOutcome } from './run-outcome'
 import { sweep } from './sweep'
 
 /** What the HTTP transport needs. */
-export interface ReconcileAppDeps {
+export interface ReconcileListenerDeps {
   kube: KubeClient
   runner: Runner
   mappers: readonly EventMapper[]
@@ -39,7 +41,11 @@ export interface ReconcileAppDeps {
   namespace?: string | undefined
   /** Reconciles at once during a sweep tick (default 8). */
   sweepConcurrency?: number
+  /** The largest event body accepted, in bytes (default 16 MiB: a Resource event carries an object). */
+  bodyBytes?: number
 }
+
+const DEFAULT_BODY_BYTES = 16 * 1024 * 1024
 
 interface Failure {
   key: string
@@ -47,10 +53,13 @@ interface Failure {
   afterMs: number
 }
 
-/** A Hono app: `POST /` for CloudEvents, plus /healthz, /readyz and /metrics. */
-export function createReconcileApp(deps: ReconcileAppDeps): Hono {
-  const app = new Hono()
-  addHealthRoutes(app, { registry: deps.registry, ready: deps.ready ?? {} })
+/** The listener: `POST /` for CloudEvents, plus /healthz, /readyz and /metrics. */
+export function createReconcileListener(deps: ReconcileListenerDeps): RequestListener {
+  const health = healthListener({
+    ready: deps.ready ?? {},
+    metrics: deps.registry,
+    logger: deps.log,
+  })
 
   async function runKey(
     key: ObjectKey,
@@ -94,33 +103,71 @@ export function createReconcileApp(deps: ReconcileAppDeps): Hono {
     await mapping.finally(() => Promise.all(runs))
   }
 
-  app.post('/', async (c) => {
+  async function answerEvents(headers: IncomingHttpHeaders, body: string): Promise<Answer> {
     deps.metrics?.hints.inc({ transport: 'cloudevents' })
     let hints: Hint[]
     try {
-      hints = hintsFromHttp(Object.fromEntries(c.req.raw.headers), await c.req.text())
+      hints = hintsFromHttp(headerRecord(headers), body)
     } catch (error) {
       deps.log.warn({ err: errorMessage(error) }, 'rejected an event')
-      return c.json({ error: errorMessage(error) }, 400)
+      return { status: 400, body: { error: errorMessage(error) } }
     }
     const failures: Failure[] = []
     try {
       for (const hint of hints) await handle(hint, failures)
     } catch (error) {
-      if (error instanceof BadEventError) return c.json({ error: error.message }, 400)
+      if (error instanceof BadEventError) return { status: 400, body: { error: error.message } }
       deps.log.error({ err: errorMessage(error) }, 'event handling failed')
-      return c.json({ error: errorMessage(error) }, 500)
+      return { status: 500, body: { error: errorMessage(error) } }
     }
     if (failures.length > 0) {
       const retryAfter = Math.max(1, Math.ceil(Math.min(...failures.map((f) => f.afterMs)) / 1000))
-      return c.json({ failures }, 503, { 'Retry-After': String(retryAfter) })
+      return { status: 503, body: { failures }, retryAfter }
     }
-    return c.body(null, 204)
-  })
+    return { status: 204 }
+  }
 
-  app.onError((error, c) => {
-    deps.log.error({ err: errorMessage(error) }, 'unhandled error')
-    return c.json({ error: 'internal error' }, 500)
-  })
-  return app
+  return (request, response) => {
+    if (request.method !== 'POST' || requestPath(request) !== '/') return health(request, response)
+    const limit = deps.bodyBytes ?? DEFAULT_BODY_BYTES
+    readBody(request, limit)
+      .then((body) =>
+        body === undefined
+          ? { status: 413, body: { error: `body exceeds ${limit} bytes` } }
+          : answerEvents(request.headers, body),
+      )
+      .then(
+        (answer) => send(response, answer),
+        (error: unknown) => {
+          deps.log.error({ err: errorMessage(error) }, 'unhandled error')
+          send(response, { status: 500, body: { error: 'internal error' } })
+        },
+      )
+  }
+}
+
+interface Answer {
+  status: number
+  body?: unknown
+  /** Seconds, for the Retry-After header. */
+  retryAfter?: number
+}
+
+function send(response: ServerResponse, answer: Answer): void {
+  if (answer.retryAfter !== undefined) response.setHeader('Retry-After', String(answer.retryAfter))
+  if (answer.body === undefined) {
+    response.writeHead(answer.status)
+    response.end()
+    return
+  }
+  sendJson(response, answer.status, JSON.stringify(answer.body))
+}
+
+// CloudEvents reads single-valued headers; node gives repeated ones as arrays (joined as HTTP does).
+function headerRecord(headers: IncomingHttpHeaders): Record<string, string> {
+  const record: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) record[name] = Array.isArray(value) ? value.join(', ') : value
+  }
+  return record
 }
