@@ -5,10 +5,10 @@ import { errorMessage } from '../errors'
 import { createDefaultProviders } from '../providers/default-registry'
 import type { ProviderRegistry } from '../providers/registry'
 import { createClaimHolder, processSelf } from '../reconcile/machine/claim-holder'
-import { controllerCatalog } from '../reconcile/runtime/catalog'
 import type { Controller, ReconcileDeps } from '../reconcile/runtime/controller'
 import { selectControllers } from '../reconcile/runtime/selection'
 import { UsageError } from './command'
+import { controllerCatalog } from './controller-catalog'
 
 /** The providers ($MACHINE_API_PROVIDERS...) and the selected controllers (`--controllers`). */
 export function runtimeControllers(

@@ -1,38 +1,11 @@
 /**
- * @module Provider spec parsing shared by all providers: zod issues become field paths that
- * admission returns to kubectl and that InvalidConfiguration errors name.
+ * @module Provider spec parsing shared by all providers at reconcile time: zod issues become the
+ * field paths an InvalidConfiguration error names (admission reports the same paths through
+ * api/validation/field-errors.ts).
  */
 import type { z } from 'zod'
+import { joinPath } from '../api/validation/field-errors'
 import { InvalidConfigurationError } from './errors'
-
-/** One problem with a provider spec, at a dotted path relative to the spec (`ami.id`). */
-export interface SpecIssue {
-  path: string
-  message: string
-}
-
-/** Renders a zod path as `blockDevices[0].size`. */
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = ''
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`
-    else out += out === '' ? String(part) : `.${String(part)}`
-  }
-  return out
-}
-
-/**
- * Every issue of `raw` against `schema` (empty when valid). Admission prefixes the paths with
- * where the spec sits (`spec.providerSpec.value` or `spec.providerSpec` of a MachineClass).
- */
-export function providerSpecIssues(schema: z.ZodType, raw: unknown): SpecIssue[] {
-  const result = schema.safeParse(raw)
-  if (result.success) return []
-  return result.error.issues.map((issue) => ({
-    path: formatPath(issue.path),
-    message: issue.message,
-  }))
-}
 
 /**
  * Parses (and defaults) `raw`, or throws an InvalidConfigurationError (reason
@@ -41,7 +14,10 @@ export function providerSpecIssues(schema: z.ZodType, raw: unknown): SpecIssue[]
 export function parseProviderSpec<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
   const result = schema.safeParse(raw)
   if (result.success) return result.data
-  const issues = result.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message }))
+  const issues = result.error.issues.map((i) => ({
+    path: joinPath('', i.path),
+    message: i.message,
+  }))
   const text = issues.map((i) => `${i.path || '(spec)'}: ${i.message}`).join('; ')
   throw new InvalidConfigurationError(`invalid provider spec: ${text}`, {
     reason: 'InvalidProviderSpec',

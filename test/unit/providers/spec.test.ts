@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { InvalidConfigurationError } from '../../../src/providers/errors'
-import { formatPath, parseProviderSpec, providerSpecIssues } from '../../../src/providers/spec'
+import { parseProviderSpec } from '../../../src/providers/spec'
 
 const schema = z.strictObject({
   size: z.number().int().default(8),
@@ -9,26 +9,8 @@ const schema = z.strictObject({
 })
 
 describe('provider spec parsing', () => {
-  it.each([
-    [[], ''],
-    [['ami', 'id'], 'ami.id'],
-    [['blockDevices', 0, 'volume', 'iops'], 'blockDevices[0].volume.iops'],
-    [[0], '[0]'],
-  ])('formats the path %j as %s', (path, text) => {
-    expect(formatPath(path)).toBe(text)
-  })
-
   it('applies defaults', () => {
     expect(parseProviderSpec(schema, {})).toEqual({ size: 8, disks: [] })
-  })
-
-  it('lists every issue with its path', () => {
-    const issues = providerSpecIssues(schema, { size: 'x', disks: [{}], extra: 1 })
-    expect(issues.map((i) => i.path).sort()).toEqual(['', 'disks[0].name', 'size'])
-  })
-
-  it('has no issues for a valid spec', () => {
-    expect(providerSpecIssues(schema, { size: 1 })).toEqual([])
   })
 
   it('throws an invalid configuration naming the first bad field', () => {

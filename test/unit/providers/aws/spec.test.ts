@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
+import { checkSchema } from '../../../../src/api/validation/field-errors'
 import {
   type AwsProviderSpecInput,
   awsProviderSpecSchema,
 } from '../../../../src/providers/aws/spec'
-import { providerSpecIssues } from '../../../../src/providers/spec'
 
 const minimal: AwsProviderSpecInput = {
   ami: { id: 'ami-0123456789abcdef0' },
@@ -12,7 +12,7 @@ const minimal: AwsProviderSpecInput = {
 }
 
 function issuesOf(patch: Record<string, unknown>): string[] {
-  return providerSpecIssues(awsProviderSpecSchema(), { ...minimal, ...patch }).map((i) => i.path)
+  return checkSchema(awsProviderSpecSchema(), { ...minimal, ...patch }, '').map((i) => i.path)
 }
 
 describe('aws provider spec', () => {
@@ -40,30 +40,37 @@ describe('aws provider spec', () => {
   })
 
   it('accepts every field at once', () => {
-    const issues = providerSpecIssues(awsProviderSpecSchema(), {
-      region: 'eu-west-1',
-      credentialsSecret: { name: 'aws' },
-      ami: { filters: [{ name: 'name', values: ['ubuntu-*'] }], owners: ['099720109477'] },
-      instanceType: 'c7g.xlarge',
-      subnet: { filters: [{ name: 'tag:tier', values: ['private'] }] },
-      securityGroups: [{ id: 'sg-0abc' }, { filters: [{ name: 'group-name', values: ['nodes'] }] }],
-      iamInstanceProfile: { name: 'nodes' },
-      keyName: 'ops',
-      userDataSecret: { name: 'boot', key: 'cloud-init' },
-      tags: { team: 'infra' },
-      placement: {
-        availabilityZone: 'eu-west-1a',
-        tenancy: 'default',
-        groupName: 'pg',
-        partitionNumber: 2,
+    const issues = checkSchema(
+      awsProviderSpecSchema(),
+      {
+        region: 'eu-west-1',
+        credentialsSecret: { name: 'aws' },
+        ami: { filters: [{ name: 'name', values: ['ubuntu-*'] }], owners: ['099720109477'] },
+        instanceType: 'c7g.xlarge',
+        subnet: { filters: [{ name: 'tag:tier', values: ['private'] }] },
+        securityGroups: [
+          { id: 'sg-0abc' },
+          { filters: [{ name: 'group-name', values: ['nodes'] }] },
+        ],
+        iamInstanceProfile: { name: 'nodes' },
+        keyName: 'ops',
+        userDataSecret: { name: 'boot', key: 'cloud-init' },
+        tags: { team: 'infra' },
+        placement: {
+          availabilityZone: 'eu-west-1a',
+          tenancy: 'default',
+          groupName: 'pg',
+          partitionNumber: 2,
+        },
+        rootVolume: { sizeGiB: 100, type: 'io2', iops: 3000, kmsKeyId: 'alias/nodes' },
+        blockDevices: [{ deviceName: '/dev/sdf', volume: { sizeGiB: 10, throughputMiBps: 250 } }],
+        spot: { maxPrice: '0.05' },
+        metadataOptions: { httpTokens: 'optional', httpPutResponseHopLimit: 1 },
+        publicIP: false,
+        capacityReservation: { preference: 'open' },
       },
-      rootVolume: { sizeGiB: 100, type: 'io2', iops: 3000, kmsKeyId: 'alias/nodes' },
-      blockDevices: [{ deviceName: '/dev/sdf', volume: { sizeGiB: 10, throughputMiBps: 250 } }],
-      spot: { maxPrice: '0.05' },
-      metadataOptions: { httpTokens: 'optional', httpPutResponseHopLimit: 1 },
-      publicIP: false,
-      capacityReservation: { preference: 'open' },
-    })
+      '',
+    )
     expect(issues).toEqual([])
   })
 
@@ -146,7 +153,7 @@ describe('aws provider spec', () => {
     ],
     ['a bad region', { region: 'Europe' }, 'region'],
     ['a partition number of 8', { placement: { partitionNumber: 8 } }, 'placement.partitionNumber'],
-    ['an unknown field (typo)', { instanceTyp: 'm5.large' }, ''],
+    ['an unknown field (typo)', { instanceTyp: 'm5.large' }, '<root>'],
     ['a non-numeric spot price', { spot: { maxPrice: 'cheap' } }, 'spot.maxPrice'],
   ])('rejects %s at its field path', (_, patch, path) => {
     expect(issuesOf(patch)).toContain(path)

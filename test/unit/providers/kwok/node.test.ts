@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { machineKeyFromNode } from '../../../../src/api/node-link'
+import { checkSchema } from '../../../../src/api/validation/field-errors'
 import type { ActuatorMachine } from '../../../../src/providers/actuator'
 import type { CapacityRequest } from '../../../../src/providers/capacity'
 import { kwokNodeName, kwokProviderID, simulatedNode } from '../../../../src/providers/kwok/node'
 import { createKwokProvider } from '../../../../src/providers/kwok/provider'
 import { kwokProviderSpecSchema } from '../../../../src/providers/kwok/spec'
-import { providerSpecIssues } from '../../../../src/providers/spec'
 
 const machine: ActuatorMachine = {
   metadata: { name: 'worker-1', namespace: 'team-a', uid: '11111111-2222-3333-4444-555555555555' },
@@ -92,9 +92,9 @@ describe('kwok nodes', () => {
 
   it.each([
     ['a non-quantity cpu', { allocatable: { cpu: 'lots' } }, 'allocatable.cpu'],
-    ['an unknown field', { size: 3 }, ''],
+    ['an unknown field', { size: 3 }, '<root>'],
     ['a too long label value', { nodeLabels: { a: 'x'.repeat(64) } }, 'nodeLabels.a'],
   ])('rejects %s', (_, spec, path) => {
-    expect(providerSpecIssues(kwokProviderSpecSchema(), spec).map((i) => i.path)).toContain(path)
+    expect(checkSchema(kwokProviderSpecSchema(), spec, '').map((i) => i.path)).toContain(path)
   })
 })
