@@ -9,7 +9,10 @@ import { generateCrd } from '../crd/generate'
 import { errorMessage } from '../errors'
 import type { KubeClient } from '../kube/kube-client'
 import type { KubeObject, ResourceType } from '../kube/resource'
-import { specWriteMatchConditions } from '../webhooks/match-conditions'
+import {
+  providerStatusWriteMatchConditions,
+  specWriteMatchConditions,
+} from '../webhooks/match-conditions'
 
 const fieldManager = 'machine-api-dev'
 const crdType: ResourceType = {
@@ -50,6 +53,28 @@ export function admissionWebhook(name: string, url: string, caBundle: string) {
   }
 }
 
+/**
+ * The validating webhook for Machine status writes that change `providerStatus` (their shape is
+ * bounded like a spec's). `Ignore`: a controller's status write never waits on the webhook, so a
+ * Machine's provisioning and deletion go on while it is unreachable.
+ */
+export function statusWebhook(url: string, caBundle: string) {
+  return {
+    ...admissionWebhook('validate-status.machine-api.dev', url, caBundle),
+    rules: [
+      {
+        apiGroups: [API_GROUP],
+        apiVersions: [HUB_VERSION],
+        operations: ['UPDATE'],
+        resources: ['machines/status'],
+        scope: 'Namespaced',
+      },
+    ],
+    matchConditions: providerStatusWriteMatchConditions,
+    failurePolicy: 'Ignore',
+  }
+}
+
 /** The CRDs with their conversion webhook pointed at `url`/convert. */
 export function crdsFor(url: string, caBundle: string): KubeObject[] {
   return KIND_DEFINITIONS.map((definition) => {
@@ -83,7 +108,10 @@ export function webhookConfigurations(
         apiVersion: 'admissionregistration.k8s.io/v1',
         kind: 'ValidatingWebhookConfiguration',
         metadata: { name },
-        webhooks: [admissionWebhook('validate.machine-api.dev', `${url}/validate`, caBundle)],
+        webhooks: [
+          admissionWebhook('validate.machine-api.dev', `${url}/validate`, caBundle),
+          statusWebhook(`${url}/validate`, caBundle),
+        ],
       },
     ],
   ]

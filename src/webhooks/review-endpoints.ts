@@ -5,10 +5,11 @@
 import type { Registry } from 'prom-client'
 import type { ProviderSpecSchemas } from '../api/shared/provider-spec'
 import type { Logger } from '../observability/logger'
+import { boundsDenial } from './admission/bounds'
 import { BadReviewError } from './admission/hub-object'
 import { mutate } from './admission/mutate'
 import { type MachineClassExists, validate } from './admission/validate'
-import { convertReview } from './conversion/convert-review'
+import { convertReviewJson } from './conversion/convert-review'
 import { createWebhookMetrics, type WebhookMetrics } from './metrics'
 import { type AdmissionResponse, admissionReview, deny } from './review'
 import { parseAdmissionReview, parseConversionReview } from './review-parse'
@@ -106,7 +107,8 @@ export function createReviewEndpoints(deps: WebhookDeps): ReviewEndpoints {
     }
     let response: AdmissionResponse | Promise<AdmissionResponse>
     try {
-      response = path === '/mutate' ? mutate(request) : validate(request, deps)
+      response =
+        boundsDenial(request) ?? (path === '/mutate' ? mutate(request) : validate(request, deps))
     } catch (error) {
       return answer(failed(error))
     }
@@ -118,7 +120,7 @@ export function createReviewEndpoints(deps: WebhookDeps): ReviewEndpoints {
   const conversion = (text: string): Answer => {
     const parsed = parseConversionReview(readJson(text))
     if (!parsed.ok) throw new BadRequest(parsed.error)
-    return { status: 200, body: JSON.stringify(convertReview(parsed.request)) }
+    return { status: 200, body: convertReviewJson(parsed.request) }
   }
 
   const failed = (path: ReviewPath, error: unknown): Answer => {

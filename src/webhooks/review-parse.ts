@@ -59,13 +59,15 @@ const optionalObject = (value: unknown) => value === undefined || value === null
 function fastAdmissionRequest(body: unknown): AdmissionRequest | undefined {
   if (!isRecord(body) || body.apiVersion !== 'admission.k8s.io/v1') return undefined
   if (body.kind !== 'AdmissionReview' || !isRecord(body.request)) return undefined
-  const { uid, kind, operation, namespace, name, object, oldObject, dryRun } = body.request
+  const { uid, kind, operation, subResource, namespace, name, object, oldObject, dryRun } =
+    body.request
   if (!isUid(uid) || !isRecord(kind)) return undefined
   const { group, version, kind: kindName } = kind
   if (typeof group !== 'string' || typeof version !== 'string' || typeof kindName !== 'string')
     return undefined
   if (typeof operation !== 'string' || !OPERATIONS.has(operation)) return undefined
-  if (!optionalString(namespace) || !optionalString(name)) return undefined
+  if (!optionalString(namespace) || !optionalString(name) || !optionalString(subResource))
+    return undefined
   if (!optionalObject(object) || !optionalObject(oldObject)) return undefined
   if (dryRun !== undefined && typeof dryRun !== 'boolean') return undefined
   // Only the keys the schema keeps, like zod's output (it strips the rest).
@@ -74,6 +76,7 @@ function fastAdmissionRequest(body: unknown): AdmissionRequest | undefined {
     kind: { group, version, kind: kindName },
     operation: operation as AdmissionRequest['operation'],
   }
+  if (subResource !== undefined) request.subResource = subResource
   if (namespace !== undefined) request.namespace = namespace
   if (name !== undefined) request.name = name
   if (object !== undefined) request.object = object as AdmissionRequest['object']

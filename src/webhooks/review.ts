@@ -14,6 +14,7 @@ export const admissionReviewSchema = lazySchema(() =>
       uid: z.string().min(1).max(128),
       kind: z.object({ group: z.string(), version: z.string(), kind: z.string() }),
       operation: z.enum(['CREATE', 'UPDATE', 'DELETE', 'CONNECT']),
+      subResource: z.string().optional(),
       namespace: z.string().optional(),
       name: z.string().optional(),
       object: objectSchema().nullish(),

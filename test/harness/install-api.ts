@@ -14,7 +14,7 @@ import {
 } from '@kubernetes/client-node'
 import { API_GROUP, HUB_VERSION } from '../../src/api/group'
 import { KIND_DEFINITIONS } from '../../src/api/kinds'
-import { admissionWebhook, crdsFor } from '../../src/dev/install-api'
+import { admissionWebhook, crdsFor, statusWebhook } from '../../src/dev/install-api'
 import { ignoreNotFound, type Kubectl, kubectl as testKubectl, uniqueName, waitFor } from './kube'
 
 /** The API installed for a test run; `uninstall` removes the (cluster-scoped) webhook configurations. */
@@ -57,6 +57,7 @@ export async function installApi(
       metadata: { name },
       webhooks: [
         admissionWebhook('validate.machine-api.dev', `${webhook.url}/validate`, webhook.caBundle),
+        statusWebhook(`${webhook.url}/validate`, webhook.caBundle),
       ],
     } as KubernetesObject,
   ]

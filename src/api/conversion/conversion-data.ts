@@ -78,6 +78,14 @@ function parseData(raw: string): ConversionData {
   }
 }
 
+/**
+ * True for a JSON object (not null, not an array). Conversion runs before validation, so the
+ * converters check each part they reach into and carry anything else over unchanged.
+ */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
 /** `data[key]` as an object, or undefined. */
 export function dataObject(data: ConversionData, key: string): ConversionData | undefined {
   const value = data[key]

@@ -33,7 +33,10 @@ const SUPPORTED = [HUB_API_VERSION, SPOKE_API_VERSION]
 
 /**
  * Converts `object` to `desiredApiVersion`. Objects already at that version are returned as is.
- * Throws ConversionError for unknown kinds or versions and for objects without spec or metadata.
+ * Throws ConversionError for unknown kinds or versions and for objects without metadata. A spec or
+ * status that is not an object (a string, a list, null, none at all) is carried over unchanged:
+ * the apiserver converts a request before validating it, so a failure here would reach the user
+ * as a 500, while the carried-over value is refused by validation with a 4xx naming the field.
  */
 export function convertObject(object: unknown, desiredApiVersion: string): Record<string, unknown> {
   if (typeof object !== 'object' || object === null || Array.isArray(object)) {
@@ -50,17 +53,34 @@ export function convertObject(object: unknown, desiredApiVersion: string): Recor
   }
   if (apiVersion === desiredApiVersion) return candidate
   if (!isPlainObject(candidate.metadata)) throw new ConversionError('metadata: must be an object')
-  if (!isPlainObject(candidate.spec)) throw new ConversionError('spec: must be an object')
-  if (candidate.status !== undefined && !isPlainObject(candidate.status)) {
-    throw new ConversionError('status: must be an object')
-  }
-  const typed = candidate as unknown as KubeObject<never, never>
+  const { spec, status } = candidate
+  const typed = {
+    ...candidate,
+    spec: isPlainObject(spec) ? spec : {},
+    status: isPlainObject(status) ? status : undefined,
+  } as unknown as KubeObject<never, never>
   const converter = CONVERTERS[kind]
-  const converted =
-    desiredApiVersion === HUB_API_VERSION
-      ? convertToHub(converter, typed)
-      : convertToSpoke(converter, typed)
-  return converted as unknown as Record<string, unknown>
+  const converted = (desiredApiVersion === HUB_API_VERSION
+    ? convertToHub(converter, typed)
+    : convertToSpoke(converter, typed)) as unknown as Record<string, unknown>
+  return carryMalformed(converted, { spec, status })
+}
+
+// Puts back a spec or status that was not an object, exactly as it came (or absent when it was).
+function carryMalformed(
+  converted: Record<string, unknown>,
+  original: { spec: unknown; status: unknown },
+): Record<string, unknown> {
+  const specOk = isPlainObject(original.spec)
+  const statusOk = original.status === undefined || isPlainObject(original.status)
+  if (specOk && statusOk) return converted
+  const { spec: _spec, status: _status, ...rest } = converted
+  const out: Record<string, unknown> = { ...rest }
+  out.spec = specOk ? converted.spec : original.spec
+  if (converted.status !== undefined || !statusOk)
+    out.status = statusOk ? converted.status : original.status
+  if (out.spec === undefined) delete out.spec
+  return out
 }
 
 function isPlainObject(value: unknown): boolean {

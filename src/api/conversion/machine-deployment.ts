@@ -4,7 +4,7 @@
  */
 import type { machineDeploymentV1alpha1Schema } from '../v1alpha1/machine-deployment'
 import type { machineDeploymentSchema } from '../v1beta1/machine-deployment'
-import { compact } from './conversion-data'
+import { compact, isRecord } from './conversion-data'
 import { replicaCounts, replicatedSpecDown, replicatedSpecUp } from './machine-set'
 import type { ConverterOf, Versions } from './spoke-converter'
 
@@ -17,14 +17,13 @@ type DeletePolicy = NonNullable<
 >
 
 function strategyDown(strategy: Types['hubSpec']['strategy']): Types['spokeSpec']['strategy'] {
-  if (strategy === undefined) return undefined
+  if (!isRecord(strategy)) return strategy as Types['spokeSpec']['strategy']
   const rolling = strategy.rollingUpdate
   return compact({
     type: strategy.type,
-    rollingUpdate:
-      rolling === undefined
-        ? undefined
-        : compact({ maxSurge: rolling.maxSurge, maxUnavailable: rolling.maxUnavailable }),
+    rollingUpdate: !isRecord(rolling)
+      ? (rolling as undefined)
+      : compact({ maxSurge: rolling.maxSurge, maxUnavailable: rolling.maxUnavailable }),
   })
 }
 
@@ -32,13 +31,14 @@ function strategyUp(
   strategy: Types['spokeSpec']['strategy'],
   deletePolicy: unknown,
 ): Types['hubSpec']['strategy'] {
-  if (strategy === undefined) return undefined
+  if (!isRecord(strategy)) return strategy as Types['hubSpec']['strategy']
   const rolling = strategy.rollingUpdate
   const policy = typeof deletePolicy === 'string' ? (deletePolicy as DeletePolicy) : undefined
   return compact({
     type: strategy.type,
-    rollingUpdate:
-      rolling === undefined ? undefined : compact({ ...rolling, deletePolicy: policy }),
+    rollingUpdate: !isRecord(rolling)
+      ? (rolling as undefined)
+      : compact({ ...rolling, deletePolicy: policy }),
   })
 }
 
@@ -58,7 +58,9 @@ export const machineDeploymentConverter: ConverterOf<Types> = {
       data: {
         ...replicated.data,
         rollbackTo: spec.rollbackTo,
-        deletePolicy: spec.strategy?.rollingUpdate?.deletePolicy,
+        deletePolicy: isRecord(spec.strategy?.rollingUpdate)
+          ? spec.strategy.rollingUpdate.deletePolicy
+          : undefined,
       },
     }
   },

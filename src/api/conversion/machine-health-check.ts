@@ -1,7 +1,7 @@
 /** @module MachineHealthCheck v1alpha1 <-> v1beta1: remediationTemplate is remediation.externalTemplateRef. */
 import type { machineHealthCheckV1alpha1Schema } from '../v1alpha1/machine-health-check'
 import type { machineHealthCheckSchema } from '../v1beta1/machine-health-check'
-import { type ConversionData, compact } from './conversion-data'
+import { type ConversionData, compact, isRecord } from './conversion-data'
 import type { ConverterOf, Versions } from './spoke-converter'
 
 type Types = Versions<
@@ -12,25 +12,29 @@ type Types = Versions<
 /** The MachineHealthCheck converter. */
 export const machineHealthCheckConverter: ConverterOf<Types> = {
   kind: 'MachineHealthCheck',
-  specDown: (spec) => ({
-    value: compact({
-      selector: spec.selector,
-      unhealthyConditions: spec.unhealthyConditions,
-      nodeStartupTimeout: spec.nodeStartupTimeout,
-      maxUnhealthy: spec.maxUnhealthy,
-      remediationTemplate: spec.remediation?.externalTemplateRef,
-    }),
-    // maxInFlight and an empty remediation block have no v1alpha1 form; remember them.
-    data: {
-      remediation:
-        spec.remediation !== undefined &&
-        spec.remediation.externalTemplateRef === undefined &&
-        spec.remediation.maxInFlight === undefined
-          ? 'empty'
-          : undefined,
-      maxInFlight: spec.remediation?.maxInFlight,
-    },
-  }),
+  specDown: (spec) => {
+    // A remediation that is not an object (only ever sent straight to the webhook) has no form.
+    const remediation = isRecord(spec.remediation) ? spec.remediation : undefined
+    return {
+      value: compact({
+        selector: spec.selector,
+        unhealthyConditions: spec.unhealthyConditions,
+        nodeStartupTimeout: spec.nodeStartupTimeout,
+        maxUnhealthy: spec.maxUnhealthy,
+        remediationTemplate: remediation?.externalTemplateRef,
+      }),
+      // maxInFlight and an empty remediation block have no v1alpha1 form; remember them.
+      data: {
+        remediation:
+          remediation !== undefined &&
+          remediation.externalTemplateRef === undefined &&
+          remediation.maxInFlight === undefined
+            ? 'empty'
+            : undefined,
+        maxInFlight: remediation?.maxInFlight,
+      },
+    }
+  },
   specUp: (spec, data) =>
     compact({
       selector: spec.selector,

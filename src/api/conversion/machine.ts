@@ -2,7 +2,7 @@
 import type { z } from 'zod'
 import type { machineSpecV1alpha1Schema, machineStatusV1alpha1Schema } from '../v1alpha1/machine'
 import type { machineSpecSchema, machineStatusSchema } from '../v1beta1/machine'
-import { type ConversionData, compact } from './conversion-data'
+import { type ConversionData, compact, isRecord } from './conversion-data'
 import type { Lowered, SpokeConverter } from './spoke-converter'
 
 type HubSpec = z.input<ReturnType<typeof machineSpecSchema>>
@@ -65,7 +65,7 @@ function versionsToHub(
   versions: SpokeSpec['versions'] | undefined,
   marker: unknown,
 ): HubSpec['versions'] {
-  if (versions === undefined) return undefined
+  if (!isRecord(versions)) return versions
   // Only an untouched "" means "was not set": a user who typed a kubelet version meant it.
   if (versions.kubelet !== '' || (marker !== 'absent' && marker !== 'noKubelet')) return versions
   if (marker === 'absent' && versions.controlPlane === undefined) return undefined

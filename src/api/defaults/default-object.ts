@@ -5,6 +5,7 @@
 import { LABELS } from '../group'
 import { type Kind, kindDefinition } from '../kinds'
 import { isEmptySelector, type LabelSelector } from '../shared/label-selector'
+import { labelValueError } from '../shared/label-syntax'
 import { mergeDefaults } from './merge-defaults'
 import { defaultReplicas } from './replicas'
 
@@ -34,7 +35,11 @@ function asObject(value: unknown): Raw | undefined {
     : undefined
 }
 
-/** Replicas, a selector for an unselective set, and selector labels copied into the template. */
+/**
+ * Replicas, a selector for an unselective set, and selector labels copied into the template. A
+ * field of the wrong type (a string where the selector belongs) is left for validation to name,
+ * never replaced; a name that cannot be a label value (over 63 characters) gets no selector.
+ */
 function defaultSet(object: Raw, old: Raw | undefined, nameLabel: string): Raw {
   const metadata = asObject(object.metadata) ?? {}
   const spec = asObject(object.spec)
@@ -46,34 +51,45 @@ function defaultSet(object: Raw, old: Raw | undefined, nameLabel: string): Raw {
       typeof oldReplicas === 'number' ? oldReplicas : undefined,
     )
   }
+  if (!absentOrObject(spec.selector)) return object
   let selector = (asObject(spec.selector) ?? {}) as LabelSelector
-  if (isEmptySelector(selector) && typeof metadata.name === 'string') {
-    selector = { ...selector, matchLabels: { [nameLabel]: metadata.name } }
+  const name = metadata.name
+  if (
+    isEmptySelector(selector) &&
+    typeof name === 'string' &&
+    labelValueError(name) === undefined
+  ) {
+    selector = { ...selector, matchLabels: { [nameLabel]: name } }
     spec.selector = selector
   }
   const template = asObject(spec.template)
-  if (template !== undefined && selector.matchLabels !== undefined) {
-    // Tie the template to the selector: Machines stamped from it must be selected by their set.
-    const templateMeta = asObject(template.metadata) ?? {}
-    const labels = (asObject(templateMeta.labels) ?? {}) as Record<string, string>
-    const missing = Object.entries(selector.matchLabels).filter(
-      ([key]) => !Object.hasOwn(labels, key),
-    )
-    if (missing.length > 0) {
-      template.metadata = { ...templateMeta, labels: { ...labels, ...Object.fromEntries(missing) } }
-    }
+  if (template === undefined || !absentOrObject(template.metadata)) return object
+  const templateMeta = asObject(template.metadata) ?? {}
+  const matchLabels = asObject(selector.matchLabels)
+  if (matchLabels === undefined || !absentOrObject(templateMeta.labels)) return object
+  // Tie the template to the selector: Machines stamped from it must be selected by their set.
+  const labels = (asObject(templateMeta.labels) ?? {}) as Record<string, string>
+  const missing = Object.entries(matchLabels).filter(([key]) => !Object.hasOwn(labels, key))
+  if (missing.length > 0) {
+    template.metadata = { ...templateMeta, labels: { ...labels, ...Object.fromEntries(missing) } }
   }
   return object
+}
+
+// Defaults fill what is absent; what is present with the wrong type stays for validation to name.
+function absentOrObject(value: unknown): boolean {
+  return value === undefined || value === null || asObject(value) !== undefined
 }
 
 /** RollingUpdate gets maxSurge 1 / maxUnavailable 0: one extra Machine at a time, none lost. */
 function defaultRollingUpdate(object: Raw): Raw {
   const spec = asObject(object.spec)
   if (spec === undefined) return object
+  if (!absentOrObject(spec.strategy)) return object
   const strategy = asObject(spec.strategy) ?? { type: 'RollingUpdate' }
   spec.strategy = strategy
   if (strategy.type === undefined) strategy.type = 'RollingUpdate'
-  if (strategy.type !== 'RollingUpdate') return object
+  if (strategy.type !== 'RollingUpdate' || !absentOrObject(strategy.rollingUpdate)) return object
   const rolling = asObject(strategy.rollingUpdate) ?? {}
   strategy.rollingUpdate = {
     ...rolling,

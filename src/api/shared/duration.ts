@@ -7,6 +7,16 @@
 // ASCII only ("us", not "µs") so the pattern is identical in JS and in the apiserver's RE2.
 export const DURATION_PATTERN = /^(0|([0-9]+(\.[0-9]+)?(ns|us|ms|s|m|h))+)$/
 
+/**
+ * The longest duration admission accepts: 596h, just under 2^31-1 ms (about 596.5h), the longest
+ * delay Node.js's setTimeout can wait (a longer one fires after 1 ms). Any timer the controllers
+ * derive from a field stays schedulable; the runtime clamps its timers as well.
+ */
+export const MAX_DURATION_MS = 596 * 3_600_000
+
+/** MAX_DURATION_MS as users write it. */
+export const MAX_DURATION_TEXT = '596h'
+
 const UNIT_MS: Record<string, number> = {
   ns: 1e-6,
   us: 1e-3,

@@ -18,6 +18,19 @@ export function isEmptySelector(selector: LabelSelector | undefined): boolean {
 }
 
 /**
+ * True when the selector requires a label to be present (a matchLabels entry, or an In or Exists
+ * expression). One without (empty, or only NotIn and DoesNotExist) matches every object lacking
+ * some label, ownerless Machines included: admission refuses it, the controllers never act on it.
+ */
+export function requiresLabel(selector: SelectorLike | undefined): boolean {
+  if (selector === undefined) return false
+  if (Object.keys(selector.matchLabels ?? {}).length > 0) return true
+  return (selector.matchExpressions ?? []).some(
+    (r) => r.operator === 'In' || r.operator === 'Exists',
+  )
+}
+
+/**
  * A selector as found in any object, before validation: an operator may be anything. The zod
  * `LabelSelector` is one.
  */

@@ -1,7 +1,10 @@
 /** @module Rules for a Machine spec, shared by Machines and the templates of sets and deployments. */
 import type { ProviderSpecSchemas } from '../shared/provider-spec'
 import type { MachineSpec } from '../v1beta1/machine'
+import { validateDuration } from './duration-rules'
 import { checkSchema, type FieldError } from './field-errors'
+import { forbiddenKeyError } from './json-bounds'
+import { validateTaint, validateTemplateMeta } from './label-rules'
 
 // Taints the kubelet, node lifecycle controller or cloud provider own; a Machine must not fight them.
 const RESERVED_TAINT_PREFIXES = ['node.kubernetes.io/', 'node.cloudprovider.kubernetes.io/']
@@ -9,7 +12,8 @@ const ALLOWED_RESERVED_TAINTS = ['node.kubernetes.io/out-of-service']
 
 /**
  * Cross-field and provider rules of a (zod-valid) Machine spec at `path`: exactly one provider
- * source, the inline provider spec valid for its provider, no reserved taints.
+ * source, the inline provider spec valid for its provider, labels, annotations and taints the Node
+ * will hold (no reserved taints), timeouts the controllers can schedule.
  */
 export function validateMachineSpec(
   spec: MachineSpec,
@@ -37,7 +41,16 @@ export function validateMachineSpec(
       ),
     )
   }
+  errors.push(...validateTemplateMeta(spec.metadata, `${path}.metadata`))
+  for (const field of [
+    'nodeDrainTimeout',
+    'nodeVolumeDetachTimeout',
+    'nodeDeletionTimeout',
+  ] as const) {
+    errors.push(...validateDuration(spec[field], `${path}.${field}`))
+  }
   spec.taints?.forEach((taint, index) => {
+    errors.push(...validateTaint(taint, `${path}.taints[${index}]`))
     const reserved = RESERVED_TAINT_PREFIXES.some((prefix) => taint.key.startsWith(prefix))
     if (reserved && !ALLOWED_RESERVED_TAINTS.includes(taint.key)) {
       errors.push({
@@ -69,5 +82,8 @@ export function validateProviderSpec(
       },
     ]
   }
-  return checkSchema(schema, value, options.valuePath ?? `${path}.value`)
+  const valuePath = options.valuePath ?? `${path}.value`
+  const forbidden = forbiddenKeyError(value, valuePath)
+  if (forbidden !== undefined) return [forbidden]
+  return checkSchema(schema, value, valuePath)
 }

@@ -1,19 +1,32 @@
 /** @module Rules shared by MachineSet and MachineDeployment: selector vs template, immutable selector. */
 import { isDeepStrictEqual } from 'node:util'
-import { isEmptySelector, type LabelSelector, selectorMatches } from '../shared/label-selector'
+import { type LabelSelector, selectorMatches } from '../shared/label-selector'
 import type { FieldError } from './field-errors'
+import { validateTemplateMeta } from './label-rules'
+import { validateSelector } from './selector-rules'
 
 /** The parts of a set spec these rules look at. */
 export interface SetLikeSpec {
   selector: LabelSelector
-  template: { metadata?: { labels?: Record<string, string> | undefined } | undefined }
+  template: {
+    metadata?:
+      | {
+          labels?: Record<string, string> | undefined
+          annotations?: Record<string, string> | undefined
+        }
+      | undefined
+  }
 }
 
-/** The selector must select something and must match the template labels (else Machines are orphaned). */
+/**
+ * The selector must be valid and select by a label (selector-rules.ts), the template's labels and
+ * annotations must be valid on a Machine, and the labels must match the selector (else the set's
+ * own Machines are orphaned).
+ */
 export function validateSelectorMatchesTemplate(spec: SetLikeSpec): FieldError[] {
-  if (isEmptySelector(spec.selector)) {
-    return [{ path: 'spec.selector', message: 'Required value: the selector must not be empty' }]
-  }
+  const selectorErrors = validateSelector(spec.selector, 'spec.selector')
+  const metaErrors = validateTemplateMeta(spec.template.metadata, 'spec.template.metadata')
+  if (selectorErrors.length > 0 || metaErrors.length > 0) return [...selectorErrors, ...metaErrors]
   const labels = spec.template.metadata?.labels ?? {}
   if (!selectorMatches(spec.selector, labels)) {
     return [

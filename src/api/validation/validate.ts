@@ -1,8 +1,6 @@
 /** @module Validation of any object of the group: zod schema, then the rules of its kind. */
 
 import { type Kind, kindDefinition } from '../kinds'
-import { parseDurationMs } from '../shared/duration'
-import { isEmptySelector } from '../shared/label-selector'
 import type { ProviderSpecSchemas } from '../shared/provider-spec'
 import type { Machine } from '../v1beta1/machine'
 import type { MachineClass } from '../v1beta1/machine-class'
@@ -10,6 +8,7 @@ import type { MachineDeployment } from '../v1beta1/machine-deployment'
 import type { MachineHealthCheck } from '../v1beta1/machine-health-check'
 import type { MachineSet } from '../v1beta1/machine-set'
 import { checkSchema, type FieldError } from './field-errors'
+import { validateHealthCheck } from './health-check-rules'
 import { validateMachineSpec, validateProviderSpec } from './machine-spec'
 import { validateSelectorMatchesTemplate, validateSelectorUnchanged } from './set-rules'
 
@@ -44,7 +43,7 @@ export function validateObject(
         deps,
       )
     case 'MachineHealthCheck':
-      return healthCheckRules(parsed.data as MachineHealthCheck)
+      return validateHealthCheck(parsed.data as MachineHealthCheck)
     case 'MachineClass':
       return classRules(parsed.data as MachineClass, deps)
   }
@@ -97,28 +96,6 @@ function strategyRules(deployment: MachineDeployment): FieldError[] {
     ]
   }
   return []
-}
-
-// Below 30s a Node has not had time to register; Cluster API uses the same floor.
-const MIN_NODE_STARTUP_MS = 30_000
-
-function healthCheckRules(check: MachineHealthCheck): FieldError[] {
-  const errors: FieldError[] = []
-  if (isEmptySelector(check.spec.selector)) {
-    // An empty selector matches every Machine in the namespace; that is never what a user meant.
-    errors.push({
-      path: 'spec.selector',
-      message: 'Required value: the selector must not be empty',
-    })
-  }
-  const startup = parseDurationMs(check.spec.nodeStartupTimeout) ?? 0
-  if (startup !== 0 && startup < MIN_NODE_STARTUP_MS) {
-    errors.push({
-      path: 'spec.nodeStartupTimeout',
-      message: 'Invalid value: must be 0 (disabled) or at least 30s',
-    })
-  }
-  return errors
 }
 
 function classRules(machineClass: MachineClass, deps: ValidationDeps): FieldError[] {

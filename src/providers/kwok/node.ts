@@ -3,7 +3,9 @@
  * names (so a retried create finds the same Node) and the labels that tie a Node to its Machine.
  */
 
+import { createHash } from 'node:crypto'
 import { ANNOTATIONS, INFRA_KEYS, LABELS } from '../../api/group'
+import { labelValueError, MAX_LABEL_VALUE } from '../../api/shared/label-syntax'
 import type { ActuatorMachine } from '../actuator'
 import type { SimulatedNode } from './node-writer'
 import type { KwokProviderSpec } from './spec'
@@ -58,6 +60,18 @@ export function kwokNodeName(machine: ActuatorMachine): string {
   return `${machine.metadata.namespace}.${machine.metadata.name}`
 }
 
+/**
+ * The Node's `kubernetes.io/hostname` label: its name, or when that is no label value (longer than
+ * 63 characters: a long Machine name in a long namespace) the name's first 52 characters and 10 of
+ * its SHA-256, so every valid Machine gets a Node the apiserver accepts, still unique per Node.
+ */
+export function kwokHostnameLabel(nodeName: string): string {
+  if (labelValueError(nodeName) === undefined) return nodeName
+  const digest = createHash('sha256').update(nodeName).digest('hex').slice(0, 10)
+  const head = nodeName.slice(0, MAX_LABEL_VALUE - 11).replace(/[^A-Za-z0-9]+$/, '')
+  return `${head}-${digest}`
+}
+
 /** The Node the `kwok` provider creates for a Machine. */
 export function simulatedNode(machine: ActuatorMachine, spec: KwokProviderSpec): SimulatedNode {
   const name = kwokNodeName(machine)
@@ -69,7 +83,7 @@ export function simulatedNode(machine: ActuatorMachine, spec: KwokProviderSpec):
       ...kubeletLabels(),
       ...spec.nodeLabels,
       ...(spec.zone ? { 'topology.kubernetes.io/zone': spec.zone } : {}),
-      'kubernetes.io/hostname': name,
+      'kubernetes.io/hostname': kwokHostnameLabel(name),
       type: 'kwok',
       [kwokKeys.machineUid]: machine.metadata.uid,
       [kwokKeys.machineNamespace]: machine.metadata.namespace,

@@ -3,23 +3,50 @@
  * infrastructure behind it; kwok plays the kubelet so the Node turns Ready.
  */
 import { z } from 'zod'
+import { labelValueError, qualifiedNameError } from '../../api/shared/label-syntax'
 import { lazySchema } from '../../api/shared/lazy-schema'
 
+// A non-negative resource.Quantity: digits with an optional fraction, then an optional binary
+// (Ki..Ei) or decimal (n, u, m, k, M..E) suffix or an exponent. The Node's status takes nothing else.
+// https://kubernetes.io/docs/reference/kubernetes-api/common-definitions/quantity/
+const QUANTITY = /^([0-9]+(\.[0-9]*)?|\.[0-9]+)([KMGTPE]i|[numkMGTPE]|[eE][+-]?[0-9]+)?$/
+
 const quantity = lazySchema(() =>
-  z.string().regex(/^[0-9.]+[a-zA-Z]*$/, 'must be a Kubernetes quantity'),
+  z
+    .string()
+    .max(32)
+    .regex(QUANTITY, 'must be a non-negative Kubernetes quantity, e.g. 4, 500m or 16Gi'),
+)
+
+const labelValue = lazySchema(() =>
+  z.string().superRefine((value, ctx) => {
+    const error = labelValueError(value)
+    if (error !== undefined)
+      ctx.addIssue({ code: 'custom', message: `must be a label value: ${error}` })
+  }),
+)
+
+// A label map the Node will hold: keys are qualified names, values label values.
+const nodeLabels = lazySchema(() =>
+  z.record(z.string(), labelValue()).superRefine((labels, ctx) => {
+    for (const key of Object.keys(labels)) {
+      const error = qualifiedNameError(key)
+      if (error !== undefined)
+        ctx.addIssue({ code: 'custom', path: [key], message: `must be a label key: ${error}` })
+    }
+  }),
 )
 
 /** The `kwok` provider spec. */
 export const kwokProviderSpecSchema = lazySchema(() =>
   z.strictObject({
-    nodeLabels: z
-      .record(z.string().min(1).max(316), z.string().max(63))
+    nodeLabels: nodeLabels()
       .default({})
       .describe('Labels for the simulated Node (e.g. node.kubernetes.io/instance-type).'),
     zone: z
       .string()
       .min(1)
-      .max(63)
+      .pipe(labelValue())
       .optional()
       .describe('Sets topology.kubernetes.io/zone on the Node, to simulate spreading.'),
     allocatable: z

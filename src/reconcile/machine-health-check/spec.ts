@@ -5,8 +5,9 @@
  */
 import { ANNOTATIONS } from '../../api/group'
 import { parseDurationMs } from '../../api/shared/duration'
-import { isEmptySelector, type LabelSelector } from '../../api/shared/label-selector'
+import { type LabelSelector, requiresLabel } from '../../api/shared/label-selector'
 import { machineHealthCheckSpecSchema } from '../../api/v1beta1/machine-health-check'
+import { templateReferenceError } from '../../api/validation/remediation-template'
 import { PermanentError } from '../../errors'
 import type { KubeObject } from '../../kube/resource'
 import type { RemediationMode, RemediationPolicy } from './plan'
@@ -27,9 +28,10 @@ function durationMs(value: string, path: string): number {
 }
 
 /**
- * Parses `obj`'s spec. Throws PermanentError for an empty selector (it would select every Machine
- * in the namespace; admission rejects it, this guards objects written around the webhook) or a
- * spec the schema rejects.
+ * Parses `obj`'s spec. Throws PermanentError for a selector that requires no label (it would
+ * select every Machine without one), a remediation template of a kind the health check must not
+ * create (admission rejects both; this guards objects written around the webhook) or a spec the
+ * schema rejects.
  */
 export function parseHealthCheckSpec(obj: KubeObject): HealthCheckSpec {
   const parsed = machineHealthCheckSpecSchema().safeParse(obj.spec)
@@ -37,14 +39,21 @@ export function parseHealthCheckSpec(obj: KubeObject): HealthCheckSpec {
     throw new PermanentError('InvalidSpec', `spec is invalid: ${parsed.error.message}`)
   }
   const spec = parsed.data
-  if (isEmptySelector(spec.selector)) {
+  if (!requiresLabel(spec.selector)) {
     throw new PermanentError(
       'EmptySelector',
-      'spec.selector is empty and would select every Machine; refusing to act',
+      'spec.selector requires no label and would select every Machine without one; refusing to act',
     )
   }
   const external = obj.metadata?.annotations?.[ANNOTATIONS.remediationStrategy] === 'external'
   const template = spec.remediation?.externalTemplateRef
+  const templateError = template === undefined ? undefined : templateReferenceError(template)
+  if (templateError !== undefined) {
+    throw new PermanentError(
+      'InvalidRemediationTemplate',
+      `spec.remediation.externalTemplateRef.${templateError.field}: ${templateError.message}; refusing to create requests from it`,
+    )
+  }
   const mode: RemediationMode = template
     ? { type: 'external-template', template }
     : external

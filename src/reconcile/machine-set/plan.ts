@@ -11,7 +11,7 @@
  */
 
 import { ANNOTATIONS } from '../../api/group'
-import { selectorMatches } from '../../api/shared/label-selector'
+import { requiresLabel, selectorMatches } from '../../api/shared/label-selector'
 import { victimReason } from './delete-order'
 import { desiredMachine, inPlacePatch } from './machine-template'
 import { planMachineSetScale } from './scale-plan'
@@ -70,9 +70,11 @@ export function planMachineSet(
 
   const actions: MachineSetAction[] = []
   const release = controlled.filter((m) => !matches(m) && !isDeleting(m))
-  const adopt = obs.machines.filter(
-    (m) => controllerOf(m) === undefined && !isDeleting(m) && matches(m),
-  )
+  // Never adopt through a selector that requires no label (admission refuses one; this guards
+  // objects written around it): it would take every ownerless Machine of the namespace.
+  const adopt = requiresLabel(set.spec.selector)
+    ? obs.machines.filter((m) => controllerOf(m) === undefined && !isDeleting(m) && matches(m))
+    : []
   for (const machine of release) actions.push({ type: 'release', machine })
   for (const machine of adopt) actions.push({ type: 'adopt', machine })
   const owned = [...controlled.filter((m) => !release.includes(m)), ...adopt]

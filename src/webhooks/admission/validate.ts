@@ -24,6 +24,8 @@ export function validate(
 ): AdmissionResponse | Promise<AdmissionResponse> {
   const kind = requestKind(request)
   if (request.operation !== 'CREATE' && request.operation !== 'UPDATE') return allow(request.uid)
+  // A status write (the status webhook's): its one rule, the shape bound, ran before this.
+  if (request.subResource !== undefined && request.subResource !== '') return allow(request.uid)
   const object = toHubObject(request.object, kind)
   if (object === undefined) return deny(request.uid, 'request.object: Required value')
   const old = request.operation === 'UPDATE' ? toHubObject(request.oldObject, kind) : undefined

@@ -5,7 +5,11 @@ import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { API_GROUP, HUB_VERSION } from '../../../src/api/group'
 import { KIND_DEFINITIONS } from '../../../src/api/kinds'
-import { specWriteMatchConditions } from '../../../src/webhooks/match-conditions'
+import { statusWebhook } from '../../../src/dev/install-api'
+import {
+  providerStatusWriteMatchConditions,
+  specWriteMatchConditions,
+} from '../../../src/webhooks/match-conditions'
 
 const base = join(import.meta.dirname, '..', '..', '..', 'infra', 'webhook', 'base')
 
@@ -47,5 +51,21 @@ describe.each([
 
   it('is called for creates and spec changes only, as the dev and test installs are', () => {
     expect(webhook.matchConditions).toEqual(specWriteMatchConditions)
+  })
+})
+
+describe('the status webhook of validating-webhook-configuration.yaml', () => {
+  const webhook = (
+    parse(readFileSync(join(base, 'validating-webhook-configuration.yaml'), 'utf8')) as {
+      webhooks: Webhook[]
+    }
+  ).webhooks[1] as Webhook
+
+  it('is called for Machine status writes that change providerStatus, as the dev install is', () => {
+    const dev = statusWebhook('https://x/validate', '')
+    expect(webhook.rules).toEqual(dev.rules)
+    expect(webhook.matchConditions).toEqual(providerStatusWriteMatchConditions)
+    expect(webhook.failurePolicy).toBe(dev.failurePolicy)
+    expect(webhook.clientConfig.service.path).toBe('/validate')
   })
 })

@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import { machineKeyFromNode } from '../../../../src/api/node-link'
+import { labelValueError } from '../../../../src/api/shared/label-syntax'
 import { checkSchema } from '../../../../src/api/validation/field-errors'
 import type { ActuatorMachine } from '../../../../src/providers/actuator'
 import type { CapacityRequest } from '../../../../src/providers/capacity'
-import { kwokNodeName, kwokProviderID, simulatedNode } from '../../../../src/providers/kwok/node'
+import {
+  kwokHostnameLabel,
+  kwokNodeName,
+  kwokProviderID,
+  simulatedNode,
+} from '../../../../src/providers/kwok/node'
 import { createKwokProvider } from '../../../../src/providers/kwok/provider'
 import { kwokProviderSpecSchema } from '../../../../src/providers/kwok/spec'
 
@@ -61,6 +67,36 @@ describe('kwok nodes', () => {
     })
   })
 
+  it('gives a 58-character Machine in a 5-character namespace a hostname label the apiserver accepts', () => {
+    const long = {
+      ...machine,
+      metadata: { ...machine.metadata, namespace: 'ns-ab', name: 'w'.repeat(58) },
+    }
+    const node = simulatedNode(long, kwokProviderSpecSchema().parse({}))
+    const hostname = node.labels['kubernetes.io/hostname'] ?? ''
+    expect(node.name).toHaveLength(64)
+    expect(labelValueError(hostname)).toBeUndefined()
+    expect(hostname).toMatch(/^ns-ab\.w+-[0-9a-f]{10}$/)
+  })
+
+  it.each([
+    ['a name that fits is kept', 'team-a.worker-1'],
+    ['64 characters are shortened', `a.${'b'.repeat(62)}`],
+    ['a cut that would end on a dot ends on a letter', `${'a'.repeat(51)}.${'b'.repeat(40)}`],
+  ])('hostname label: %s', (_, name) => {
+    const label = kwokHostnameLabel(name)
+    expect(labelValueError(label)).toBeUndefined()
+    if (name.length <= 63) expect(label).toBe(name)
+    else expect(kwokHostnameLabel(`${name}x`)).not.toBe(label)
+  })
+
+  it.each([
+    ['decimal and binary suffixes', { cpu: '500m', memory: '1.5Gi', pods: '110' }],
+    ['an exponent', { cpu: '1e3', memory: '16G', pods: '.5k' }],
+  ])('accepts quantities with %s', (_, allocatable) => {
+    expect(checkSchema(kwokProviderSpecSchema(), { allocatable }, '')).toEqual([])
+  })
+
   it('links the Node to its Machine from creation, as the Node -> Machine mapping reads it', () => {
     const node = simulatedNode(machine, kwokProviderSpecSchema().parse({}))
     expect(
@@ -94,6 +130,11 @@ describe('kwok nodes', () => {
     ['a non-quantity cpu', { allocatable: { cpu: 'lots' } }, 'allocatable.cpu'],
     ['an unknown field', { size: 3 }, '<root>'],
     ['a too long label value', { nodeLabels: { a: 'x'.repeat(64) } }, 'nodeLabels.a'],
+    ['a quantity with two dots', { allocatable: { cpu: '1.2.3' } }, 'allocatable.cpu'],
+    ['a negative quantity', { allocatable: { memory: '-1Gi' } }, 'allocatable.memory'],
+    ['a label key with a space', { nodeLabels: { 'bad key!': 'x' } }, 'nodeLabels.bad key!'],
+    ['a label value with a space', { nodeLabels: { a: 'b c' } }, 'nodeLabels.a'],
+    ['a zone with spaces', { zone: 'eu west 1' }, 'zone'],
   ])('rejects %s', (_, spec, path) => {
     expect(checkSchema(kwokProviderSpecSchema(), spec, '').map((i) => i.path)).toContain(path)
   })

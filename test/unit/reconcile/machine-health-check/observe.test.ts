@@ -24,7 +24,15 @@ describe('parseHealthCheckSpec', () => {
     [
       'a template reference',
       {},
-      { remediation: { externalTemplateRef: { apiVersion: 'a/v1', kind: 'KT', name: 't' } } },
+      {
+        remediation: {
+          externalTemplateRef: {
+            apiVersion: 'remediation.example.com/v1',
+            kind: 'RebootRemediationTemplate',
+            name: 't',
+          },
+        },
+      },
       'external-template',
     ],
     [
@@ -41,6 +49,19 @@ describe('parseHealthCheckSpec', () => {
 
   it.each([
     ['an empty selector', { selector: {} }, 'EmptySelector'],
+    [
+      'a DoesNotExist-only selector',
+      { selector: { matchExpressions: [{ key: 'x', operator: 'DoesNotExist' }] } },
+      'EmptySelector',
+    ],
+    [
+      'a Secret as remediation template',
+      {
+        selector,
+        remediation: { externalTemplateRef: { apiVersion: 'v1', kind: 'Secret', name: 's' } },
+      },
+      'InvalidRemediationTemplate',
+    ],
     ['a missing selector', {}, 'InvalidSpec'],
     ['a bad duration', { selector, nodeStartupTimeout: 'soon' }, 'InvalidSpec'],
   ])('refuses %s with a permanent error', (_name, spec, reason) => {

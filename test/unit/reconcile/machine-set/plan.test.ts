@@ -62,6 +62,13 @@ describe('planMachineSet', () => {
     )
   })
 
+  it('adopts nothing through a selector that requires no label (DoesNotExist alone)', () => {
+    const selector = { matchExpressions: [{ key: 'x', operator: 'DoesNotExist' as const }] }
+    const orphans = Array.from({ length: 3 }, (_, i) => machine(`orphan-${i}`, { owner: null }))
+    const plan = planMachineSet({ set: machineSet(0, { selector }), machines: orphans })
+    expect(plan.actions).toEqual([])
+  })
+
   it('stamps new Machines from the template with a controller reference', () => {
     const [create] = planMachineSet({ set: machineSet(1), machines: [] }).actions
     expect(create?.type).toBe('create')
