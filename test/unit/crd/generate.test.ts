@@ -11,16 +11,26 @@ const crdDirectory = join(import.meta.dirname, '..', '..', '..', 'infra', 'crds'
 
 type Visit = (node: JsonSchema, path: string) => void
 
-function walk(node: JsonSchema, path: string, visit: Visit): void {
-  visit(node, path)
-  for (const [name, child] of Object.entries(
-    (node.properties ?? {}) as Record<string, JsonSchema>,
-  )) {
-    walk(child, `${path}.${name}`, visit)
-  }
-  if (node.items) walk(node.items as JsonSchema, `${path}[]`, visit)
+/** The schemas directly under `node`: its properties, its items and its additionalProperties. */
+function children(node: JsonSchema, path: string): Array<[JsonSchema, string]> {
+  const out = Object.entries((node.properties ?? {}) as Record<string, JsonSchema>).map(
+    ([name, child]): [JsonSchema, string] => [child, `${path}.${name}`],
+  )
+  if (node.items) out.push([node.items as JsonSchema, `${path}[]`])
   if (typeof node.additionalProperties === 'object')
-    walk(node.additionalProperties as JsonSchema, `${path}{}`, visit)
+    out.push([node.additionalProperties as JsonSchema, `${path}{}`])
+  return out
+}
+
+/**
+ * Calls `visit` on `node` and every schema below it; returns how many it visited, which the tests
+ * check is more than `node`'s direct children, so an assertion inside `visit` cannot pass vacuously.
+ */
+function walk(node: JsonSchema, path: string, visit: Visit): number {
+  visit(node, path)
+  let visited = 1
+  for (const [child, childPath] of children(node, path)) visited += walk(child, childPath, visit)
+  return visited
 }
 
 function versionSchemas() {
@@ -44,15 +54,16 @@ describe('committed CRDs', () => {
   })
 })
 
-describe.each(versionSchemas())('%s schema', (_name, schema) => {
+describe.each(versionSchemas())('%s schema', (name, schema) => {
   it('is structural: no $ref, no additionalProperties false, no types inside anyOf', () => {
-    walk(schema, '', (node, path) => {
+    const visited = walk(schema, '', (node, path) => {
       expect(node, path).not.toHaveProperty('$ref')
       expect(node.additionalProperties, path).not.toBe(false)
       expect(node, path).not.toHaveProperty('anyOf')
       if (node.properties !== undefined)
         expect(node, path).not.toHaveProperty('additionalProperties')
     })
+    expect(visited).toBeGreaterThan(children(schema, '').length + 1)
   })
 
   it('describes every field of spec and status (kubectl explain)', () => {
@@ -62,16 +73,21 @@ describe.each(versionSchemas())('%s schema', (_name, schema) => {
       ['.spec', spec],
       ['.status', status],
     ] as const) {
-      walk(node, root, (child, path) => expect(child.description, path).toBeTruthy())
+      const visited = walk(node, root, (child, path) =>
+        expect(child.description, path).toBeTruthy(),
+      )
+      expect(visited, root).toBeGreaterThan(children(node, root).length)
     }
   })
 
   it('preserves unknown fields only for provider data', () => {
+    const preserved: string[] = []
     walk(schema, '', (node, path) => {
-      if (node['x-kubernetes-preserve-unknown-fields'] === true) {
-        expect(path).toMatch(/\.(value|providerSpec|providerStatus)$/)
-      }
+      if (node['x-kubernetes-preserve-unknown-fields'] === true) preserved.push(path)
     })
+    for (const path of preserved) expect(path).toMatch(/\.(value|providerSpec|providerStatus)$/)
+    // Every kind but MachineHealthCheck carries provider data somewhere (a template's spec too).
+    expect(preserved.length > 0, 'provider data found').toBe(!name.startsWith('MachineHealthCheck'))
   })
 })
 

@@ -4,9 +4,19 @@ import { createClientPool } from '../../../../src/providers/aws/client-pool'
 import { createRateLimiter } from '../../../../src/providers/aws/rate-limiter'
 
 describe('createRateLimiter', () => {
-  it('lets a burst through at once', async () => {
-    const limiter = createRateLimiter({ perSecond: 1000, burst: 3, now: () => 0 })
-    for (let i = 0; i < 3; i++) await limiter.take()
+  it('lets a burst through at once and makes the next call wait', async () => {
+    // One call per 1000 s after the burst: a call that waits would wait that long.
+    const limiter = createRateLimiter({ perSecond: 0.001, burst: 3, now: () => 0 })
+    const controller = new AbortController()
+    const granted: number[] = []
+    const takes = [0, 1, 2, 3].map((i) =>
+      limiter.take(controller.signal).then(() => void granted.push(i)),
+    )
+    // Whatever resolves without a timer has resolved once the event loop turns.
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(granted).toEqual([0, 1, 2])
+    controller.abort(new Error('done'))
+    await expect(takes[3]).rejects.toThrow('done')
   })
 
   it('makes the call after the burst wait and gives up when aborted', async () => {
