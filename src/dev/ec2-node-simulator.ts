@@ -17,7 +17,7 @@ import { formatAwsProviderID } from '../providers/aws/provider-id'
 import { tagKeys } from '../providers/aws/tags'
 
 /**
- * The Node a running instance registers (named like EC2's private DNS names), labelled as the
+ * The Node a running instance registers (named by its private DNS name), labelled as the
  * kubelet (hostname, os, arch) and the cloud node controller (instance type, zone, region) label
  * it, so Pods selecting those labels schedule as on EC2. `region` is the EC2 client's.
  */
@@ -26,7 +26,8 @@ export function nodeForInstance(instance: Instance, region?: string): V1Node | u
   const zone = instance.Placement?.AvailabilityZone
   const ip = instance.PrivateIpAddress
   if (!id || !zone || !ip) return undefined
-  const name = `ip-${ip.replaceAll('.', '-')}.ec2.internal`
+  // The kubelet on EC2 registers under the private DNS name (what the Machine controller links by).
+  const name = instance.PrivateDnsName || `ip-${ip.replaceAll('.', '-')}.ec2.internal`
   // The AMIs machine-api launches are Linux; EC2 reports no OS on the instance.
   const arch = kubernetesArch(instance.Architecture ?? '')
   return {

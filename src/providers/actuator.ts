@@ -64,6 +64,12 @@ export interface ProviderResult {
   /** Provider-specific, secret-free observations for `status.providerStatus`. */
   providerStatus: JsonObject
   /**
+   * The name the instance's Node has or will register under, when the provider knows it (kwok:
+   * the Node it wrote; aws: the private DNS name). Node linking then GETs that one Node instead
+   * of paging through all of them; a provider that cannot know it leaves it out.
+   */
+  nodeName?: string
+  /**
    * Set while the instance is still changing state (e.g. EC2 `pending`), so the caller polls
    * again after this delay instead of waiting for the next sweep.
    */

@@ -3,7 +3,9 @@
  * (a MachineSet scaled 0 -> N -> 0, every controller on the in-process bus), by verb and resource.
  * Two sources: the apiserver's own `apiserver_request_total` (everyone: kcm, scheduler and kwok
  * too) and our transport's counters (the controllers only). The limit is the minimum a Machine
- * needs: 7 writes, no reads (see `minimumPerMachine`).
+ * needs: 7 writes, no reads (see `minimumPerMachine`). Then the same cycles with a second
+ * MachineSet whose template names a MachineClass (as most fleets do), to count the MachineClass
+ * reads of the controllers and of the admission webhook.
  */
 import { machineApiTypes } from '../../src/api/resource-types'
 import { coreTypes } from '../../src/kube/resource'
@@ -20,7 +22,7 @@ import type { Bench } from './lib/bench'
 import { installFleetApi } from './lib/fleet-api'
 import { startFleetControllers } from './lib/fleet-controllers'
 import { countingKube } from './lib/fleet-kube'
-import { kwokMachineSet } from './lib/fleet-manifests'
+import { kwokMachineClass, kwokMachineSet } from './lib/fleet-manifests'
 import { tightWritesPerMachine, waitForEmpty } from './lib/fleet-tight-client'
 import { waitForRunning } from './lib/fleet-watch'
 import { measurement } from './lib/measurement'
@@ -28,6 +30,8 @@ import { round } from './lib/stats'
 
 const namespace = 'cost'
 const setName = 'cost'
+const classSetName = 'cost-class'
+const className = 'kwok'
 const machines = 20
 
 /**
@@ -40,6 +44,15 @@ const minimumPerMachine = tightWritesPerMachine + 3
 
 const isWrite = (key: string) => !/^(get|list|watch|GET|LIST|WATCH|WATCHLIST) /.test(key)
 const isGet = (key: string) => /^(get|GET) /.test(key)
+const isClassGet = (key: string) => /^(get|GET) machineclasses$/.test(key)
+
+/** One cycle's requests: ours (the controllers'), the apiserver's, the bench's own. */
+interface CycleCounts {
+  ours: RequestCounts
+  all: RequestCounts
+  bench: RequestCounts
+  reconciles: RequestCounts
+}
 
 export const apiCostBench: Bench = {
   id: 'api-cost',
@@ -50,13 +63,43 @@ export const apiCostBench: Bench = {
     const bench = countingKube(api.kc)
     const running = await (async () => {
       await bench.kube.create(coreTypes.namespace, { metadata: { name: namespace } })
+      await bench.kube.create(machineApiTypes.machineClass, kwokMachineClass(namespace, className))
       await bench.kube.create(machineApiTypes.machineSet, kwokMachineSet(namespace, setName, 0))
+      await bench.kube.create(
+        machineApiTypes.machineSet,
+        kwokMachineSet(namespace, classSetName, 0, { className }),
+      )
       return await startFleetControllers({
         kube: controllers.kube,
         metrics: controllers.metrics,
         namespace,
       })
     })()
+    /** Scales `set` 0 -> machines -> 0 and counts what that took. */
+    async function cycle(set: string): Promise<CycleCounts> {
+      const before = {
+        ours: await controllers.counts(),
+        reconciles: await controllers.reconciles(),
+        bench: await bench.counts(),
+        all: await scrapeRequestCounts(env.controlPlane),
+      }
+      const scale = (replicas: number) =>
+        bench.kube.mergePatch(
+          machineApiTypes.machineSet,
+          { namespace, name: set },
+          { spec: { replicas } },
+        )
+      await scale(machines)
+      await waitForRunning(bench.kube, namespace, machines, 300_000)
+      await scale(0)
+      await waitForEmpty(bench.kube, namespace)
+      return {
+        ours: diffCounts(before.ours, await controllers.counts()),
+        reconciles: diffCounts(before.reconciles, await controllers.reconciles()),
+        bench: diffCounts(before.bench, await bench.counts()),
+        all: diffCounts(before.all, await scrapeRequestCounts(env.controlPlane)),
+      }
+    }
     try {
       const samples = {
         ours: [] as number[],
@@ -65,36 +108,14 @@ export const apiCostBench: Bench = {
         oursListWatch: [] as number[],
         all: [] as number[],
         allListWatch: [] as number[],
+        classOurs: [] as number[],
+        classGetsOurs: [] as number[],
+        classGetsWebhook: [] as number[],
       }
-      let last:
-        | {
-            ours: RequestCounts
-            all: RequestCounts
-            bench: RequestCounts
-            reconciles: RequestCounts
-          }
-        | undefined
+      let last: CycleCounts | undefined
+      let lastClass: CycleCounts | undefined
       for (let run = 0; run < env.options.runs; run++) {
-        const before = {
-          ours: await controllers.counts(),
-          reconciles: await controllers.reconciles(),
-          bench: await bench.counts(),
-          all: await scrapeRequestCounts(env.controlPlane),
-        }
-        const scale = (replicas: number) =>
-          bench.kube.mergePatch(
-            machineApiTypes.machineSet,
-            { namespace, name: setName },
-            { spec: { replicas } },
-          )
-        await scale(machines)
-        await waitForRunning(bench.kube, namespace, machines, 300_000)
-        await scale(0)
-        await waitForEmpty(bench.kube, namespace)
-        const ours = diffCounts(before.ours, await controllers.counts())
-        const reconciles = diffCounts(before.reconciles, await controllers.reconciles())
-        const benchOwn = diffCounts(before.bench, await bench.counts())
-        const all = diffCounts(before.all, await scrapeRequestCounts(env.controlPlane))
+        const { ours, all, bench: benchOwn, reconciles } = await cycle(setName)
         // The bench's own waits (a list, a watch, empty-namespace polls) are nobody's cost.
         const allButBench = totalOf(all) - totalOf(benchOwn)
         const allButBenchListWatch =
@@ -109,6 +130,20 @@ export const apiCostBench: Bench = {
           `run ${run + 1}: ours ${round(totalOf(ours) / machines, 1)}/Machine, apiserver ${round(allButBench / machines, 1)}/Machine`,
         )
         last = { ours, all, bench: benchOwn, reconciles }
+      }
+      for (let run = 0; run < env.options.runs; run++) {
+        const counts = await cycle(classSetName)
+        const classGetsOurs = totalOf(counts.ours, isClassGet)
+        // Everyone else who GETs a MachineClass here is the admission webhook (in this process,
+        // with a client of its own): kcm, the scheduler and kwok never read one.
+        const classGetsAll = totalOf(counts.all, isClassGet) - totalOf(counts.bench, isClassGet)
+        samples.classOurs.push(totalOf(counts.ours) / machines)
+        samples.classGetsOurs.push(classGetsOurs / machines)
+        samples.classGetsWebhook.push((classGetsAll - classGetsOurs) / machines)
+        env.log(
+          `class run ${run + 1}: ours ${round(totalOf(counts.ours) / machines, 1)}/Machine, MachineClass GETs ${round(classGetsAll / machines, 2)}/Machine`,
+        )
+        lastClass = counts
       }
       const minimum = {
         name: `minimum (${minimumPerMachine} writes, no reads)`,
@@ -151,6 +186,22 @@ export const apiCostBench: Bench = {
             undefined,
             'a WATCH is counted when it ends, so open watches are missing',
           ),
+          measurement(
+            'with a MachineClass: controllers: requests per Machine',
+            'req',
+            samples.classOurs,
+            minimum,
+          ),
+          measurement(
+            'with a MachineClass: MachineClass GETs per Machine, controllers',
+            'req',
+            samples.classGetsOurs,
+          ),
+          measurement(
+            'with a MachineClass: MachineClass GETs per Machine, admission webhook',
+            'req',
+            samples.classGetsWebhook,
+          ),
         ],
         details: {
           machines,
@@ -161,6 +212,11 @@ export const apiCostBench: Bench = {
           apiserverPerMachine: perUnit(last?.all ?? {}, machines),
           apiserverByVerbPerMachine: perUnit(byVerb(last?.all ?? {}), machines),
           benchOwn: last?.bench,
+          withClass: {
+            controllersPerMachine: perUnit(lastClass?.ours ?? {}, machines),
+            reconcilesPerMachineByKind: perUnit(lastClass?.reconciles ?? {}, machines),
+            apiserverPerMachine: perUnit(lastClass?.all ?? {}, machines),
+          },
         },
       }
     } finally {

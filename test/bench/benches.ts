@@ -4,6 +4,7 @@ import { coldStartBench } from './cold-start'
 import { drainBench } from './drain'
 import type { Bench } from './lib/bench'
 import { listConversionBench } from './list-conversion'
+import { nodeLinkBench } from './node-link'
 import { provisioningBench } from './provisioning'
 import { scaleMemoryBench } from './scale-memory'
 import { webhooksBench } from './webhooks'
@@ -11,6 +12,7 @@ import { webhooksBench } from './webhooks'
 export const benches: Bench[] = [
   provisioningBench,
   apiCostBench,
+  nodeLinkBench,
   webhooksBench,
   listConversionBench,
   scaleMemoryBench,

@@ -110,7 +110,7 @@ export function createAwsActuator(options: AwsActuatorOptions): Actuator {
       'InstanceAdopted',
       `Found EC2 instance ${instance.InstanceId} already launched for this Machine`,
     )
-    return toProviderResult(instance)
+    return toProviderResult(instance, ctx.clock.now())
   }
 
   return {
@@ -147,7 +147,7 @@ export function createAwsActuator(options: AwsActuatorOptions): Actuator {
           { reason: 'InstanceTerminated' },
         )
       }
-      return toProviderResult(instance)
+      return toProviderResult(instance, ctx.clock.now())
     },
 
     async update(ctx, machine) {
@@ -160,7 +160,7 @@ export function createAwsActuator(options: AwsActuatorOptions): Actuator {
           reason: 'InstanceNotFound',
         })
       }
-      return toProviderResult(instance)
+      return toProviderResult(instance, ctx.clock.now())
     },
 
     async delete(ctx, machine) {

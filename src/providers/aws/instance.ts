@@ -76,13 +76,30 @@ export function instanceStatus(instance: Instance): JsonObject {
   }
 }
 
-/** The ProviderResult of an instance; asks to be polled again while it is pending. */
-export function toProviderResult(instance: Instance): ProviderResult {
+/**
+ * How long after launch the instance's Node is looked for under its private DNS name alone. A
+ * kubelet registers within minutes; one that has not by then may have registered under another
+ * name (a hostname override, an OS with short hostnames), so the Machine controller then looks
+ * among all Nodes too, as for a provider that names none.
+ */
+export const nodeNameGraceMs = 10 * 60_000
+
+/**
+ * The ProviderResult of an instance; asks to be polled again while it is pending. Names the Node
+ * by the private DNS name for `nodeNameGraceMs` after launch (as of `now`).
+ */
+export function toProviderResult(instance: Instance, now: Date): ProviderResult {
   const zone = instance.Placement?.AvailabilityZone ?? ''
+  // The kubelet on EC2 registers under the instance's private DNS name: the name EKS, kOps and
+  // the AWS cloud provider give Nodes (ip-10-0-1-2.<region>.compute.internal, or
+  // i-0abc.<region>.compute.internal with resource-based hostnames).
+  const launched = instance.LaunchTime?.getTime() ?? now.getTime()
+  const named = instance.PrivateDnsName && now.getTime() - launched < nodeNameGraceMs
   return {
     providerID: formatAwsProviderID(zone, instance.InstanceId ?? ''),
     addresses: instanceAddresses(instance),
     providerStatus: instanceStatus(instance),
+    ...(named ? { nodeName: instance.PrivateDnsName } : {}),
     ...(stateOf(instance) === 'pending' ? { requeueAfterMs: stateChangePollMs } : {}),
   }
 }

@@ -24,6 +24,7 @@ function result(node: ObservedNode, providerID: string): ProviderResult {
     providerID: node.providerID ?? providerID,
     addresses,
     providerStatus: { simulated: true, nodeName: node.name },
+    nodeName: node.name,
   }
 }
 

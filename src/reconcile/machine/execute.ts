@@ -87,9 +87,12 @@ export async function executeMachineAction(
       return { ...obs, machine: await patchMachine(deps, machine, patch), claim: undefined }
     }
     case 'find-node': {
-      const addresses =
-        obs.instance.state === 'present' ? (obs.instance.result?.addresses ?? []) : []
-      const node = await findNode(deps, action.providerID, addresses)
+      const result = obs.instance.state === 'present' ? obs.instance.result : undefined
+      const node = await findNode(deps.kube, {
+        providerID: action.providerID,
+        nodeName: result?.nodeName,
+        addresses: result?.addresses ?? [],
+      })
       if (!node) return { ...obs, node: { state: 'missing' } }
       const found = { state: 'found', node, linked: false } as const
       return obs.deletion

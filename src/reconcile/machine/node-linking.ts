@@ -1,23 +1,33 @@
 /**
- * @module The Node side of a Machine: find the Node that joined for it (by providerID, the
- * internal IP as a fallback for providers without one), and write what the Machine owns on it.
+ * @module The Node side of a Machine: find the Node that joined for it (by the name its provider
+ * reports, else among all Nodes by providerID, or the internal IP for providers without one),
+ * and write what the Machine owns on it.
  */
 import type { V1Node } from '@kubernetes/client-node'
+import type { KubeClient } from '../../kube/kube-client'
 import { listPages } from '../../kube/paged-list'
 import { coreTypes, type KubeObject } from '../../kube/resource'
 import type { NodeAddress } from '../../providers/actuator'
 import type { MachineDeps } from './machine-deps'
 import type { NodeSyncPatch } from './node-sync'
 
+/** What identifies a Machine's Node: what its provider reported about the instance. */
+export interface NodeLookup {
+  /** The providerID the Node must carry; without one, an InternalIP the Node must report. */
+  providerID: string | undefined
+  /** The Node's name, when the provider knows it (ProviderResult.nodeName). */
+  nodeName?: string | undefined
+  addresses: readonly NodeAddress[]
+}
+
 /**
- * Looks the Node up by name first (providers report the hostname the kubelet registers under),
- * and only then pages through all Nodes: linking is a one-time step per Machine.
+ * The Machine's Node, or undefined while none has joined. With a name from the provider it is one
+ * GET, and a Node missing there has not joined yet; the paged list of every Node is the fallback
+ * for providers that cannot know the name, and for a Node under that name that is another
+ * instance's (a private DNS name reused after its old Node lingered).
  */
-export async function findNode(
-  deps: MachineDeps,
-  providerID: string | undefined,
-  addresses: NodeAddress[],
-): Promise<V1Node | undefined> {
+export async function findNode(kube: KubeClient, lookup: NodeLookup): Promise<V1Node | undefined> {
+  const { providerID, addresses } = lookup
   const matches = (n: V1Node) =>
     providerID
       ? n.spec?.providerID === providerID
@@ -26,16 +36,15 @@ export async function findNode(
             a.type === 'InternalIP' &&
             addresses.some((m) => m.type === 'InternalIP' && m.address === a.address),
         )
-  for (const candidate of addresses.filter(
-    (a) => a.type === 'Hostname' || a.type === 'InternalDNS',
-  )) {
-    const node = await deps.kube.get<V1Node & KubeObject>(coreTypes.node, {
-      name: candidate.address,
+  if (lookup.nodeName) {
+    const node = await kube.get<V1Node & KubeObject>(coreTypes.node, {
+      name: lookup.nodeName,
     })
-    if (node && matches(node)) return node
+    if (!node) return undefined
+    if (matches(node)) return node
   }
   if (!providerID && addresses.length === 0) return undefined
-  for await (const page of listPages<V1Node & KubeObject>(deps.kube, coreTypes.node)) {
+  for await (const page of listPages<V1Node & KubeObject>(kube, coreTypes.node)) {
     const node = page.items.find(matches)
     if (node) return node
   }

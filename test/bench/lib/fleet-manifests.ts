@@ -12,8 +12,29 @@ import { machineFinalizer } from '../../../src/reconcile/machine/machine-deps'
 /** The kwok provider spec every fleet Machine uses (defaults: 4 CPU, 16Gi, 110 pods). */
 export const kwokProviderSpec = { provider: 'kwok', value: {} }
 
-/** A MachineSet of `replicas` kwok Machines labelled `set=<name>`. */
-export function kwokMachineSet(namespace: string, name: string, replicas: number): KubeObject {
+/** A MachineClass of kwok Machines with the fleet's provider spec. */
+export function kwokMachineClass(namespace: string, name: string): KubeObject {
+  return {
+    apiVersion: 'machine-api.dev/v1beta1',
+    kind: 'MachineClass',
+    metadata: { namespace, name },
+    spec: { provider: kwokProviderSpec.provider, providerSpec: kwokProviderSpec.value },
+  }
+}
+
+/**
+ * A MachineSet of `replicas` kwok Machines labelled `set=<name>`: with the inline provider spec,
+ * or the MachineClass `className` names.
+ */
+export function kwokMachineSet(
+  namespace: string,
+  name: string,
+  replicas: number,
+  options: { className?: string } = {},
+): KubeObject {
+  const machineSpec = options.className
+    ? { classRef: { name: options.className } }
+    : { providerSpec: kwokProviderSpec }
   return {
     apiVersion: 'machine-api.dev/v1beta1',
     kind: 'MachineSet',
@@ -23,7 +44,7 @@ export function kwokMachineSet(namespace: string, name: string, replicas: number
       selector: { matchLabels: { set: name } },
       template: {
         metadata: { labels: { set: name } },
-        spec: { providerSpec: kwokProviderSpec },
+        spec: machineSpec,
       },
     },
   }

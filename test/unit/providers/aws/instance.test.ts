@@ -76,12 +76,15 @@ describe('aws instance views', () => {
   })
 
   it('builds providerID, status and a poll hint for a pending instance', () => {
-    const result = toProviderResult({
-      ...instance('i-0abc12345678', 'pending'),
-      ImageId: 'ami-1',
-      InstanceType: 'm5.large',
-      SubnetId: 'subnet-1',
-    })
+    const result = toProviderResult(
+      {
+        ...instance('i-0abc12345678', 'pending'),
+        ImageId: 'ami-1',
+        InstanceType: 'm5.large',
+        SubnetId: 'subnet-1',
+      },
+      new Date('2026-01-01T00:00:10Z'),
+    )
     expect(result.providerID).toBe('aws:///eu-west-1a/i-0abc12345678')
     expect(result.providerStatus).toEqual({
       instanceId: 'i-0abc12345678',
@@ -96,8 +99,29 @@ describe('aws instance views', () => {
     expect(result.requeueAfterMs).toBeGreaterThan(0)
   })
 
+  it.each([
+    [
+      'by its private DNS name after launch',
+      'ip-10-0-0-5.eu-west-1.compute.internal',
+      '2026-01-01T00:01:00Z',
+      'ip-10-0-0-5.eu-west-1.compute.internal',
+    ],
+    ['by none before EC2 assigns a name', '', '2026-01-01T00:01:00Z', undefined],
+    // A kubelet not registered by then may have chosen another name: look among all Nodes.
+    [
+      'by none 10 minutes after launch',
+      'ip-10-0-0-5.eu-west-1.compute.internal',
+      '2026-01-01T00:10:00Z',
+      undefined,
+    ],
+  ])('names the Node the kubelet registers: %s', (_, dnsName, now, nodeName) => {
+    const running = { ...instance('i-1', 'running'), PrivateDnsName: dnsName }
+    expect(toProviderResult(running, new Date(now)).nodeName).toBe(nodeName)
+  })
+
   it('asks for no poll once running', () => {
-    expect(toProviderResult(instance('i-1', 'running')).requeueAfterMs).toBeUndefined()
+    const running = toProviderResult(instance('i-1', 'running'), new Date('2026-01-01T00:01:00Z'))
+    expect(running.requeueAfterMs).toBeUndefined()
   })
 
   it.each([
