@@ -109,7 +109,7 @@ export function startInProcessBus(options: InProcessBusOptions): InProcessBus {
       for (const key of keys) {
         if (!inNamespaceScope(key, options.namespace)) continue
         if (own && isKeyOf(key, type, own)) queue.add(key, 0, own)
-        else if (related && options.runner.related(key.kind)?.type.kind === type.kind) {
+        else if (related && readsRelated(options.runner, key, type)) {
           queue.add(key, 0, undefined, related)
         } else queue.add(key, 0)
       }
@@ -172,6 +172,11 @@ export function startInProcessBus(options: InProcessBusOptions): InProcessBus {
       await queue.stop()
     },
   }
+}
+
+/** Whether a run of `key` reads objects of `type` (a Machine's Node). */
+function readsRelated(runner: Runner, key: ObjectKey, type: ResourceType): boolean {
+  return runner.related(key.kind).some((related) => related.type.kind === type.kind)
 }
 
 /** Whether `key` names `obj` as a `type` (the key a self mapping produced for it). */

@@ -17,6 +17,12 @@ export interface RelatedObjects {
   readonly type: ResourceType
   /** The objects of `type` that a reconcile of `obj` reads (e.g. its Node). */
   refsOf(obj: KubeObject): ObjectRef[]
+  /**
+   * A few objects that many reconciles share (a namespace's MachineClasses), named unlike their
+   * owners: a sweep lists them whole once and hands each reconcile its own, instead of walking
+   * them alongside its pages. Memory holds all of them for the sweep.
+   */
+  readonly few?: boolean
 }
 
 /** Where an object sorts in a list of its type: `namespace/name`, or its name when cluster-scoped. */

@@ -30,8 +30,8 @@ export interface Runner {
   run(key: ObjectKey, observed?: KubeObject, related?: readonly HeldObject[]): Promise<RunOutcome>
   /** The kinds this runner reconciles. */
   kinds(): string[]
-  /** The related objects a run of `kind` reads and would take from a sweep, if its kind says. */
-  related(kind: string): RelatedObjects | undefined
+  /** The related objects a run of `kind` reads and would take from a sweep (none unless it says). */
+  related(kind: string): readonly RelatedObjects[]
 }
 
 /** The delay a queue should use for an outcome, or undefined when nothing is scheduled. */

@@ -1,8 +1,8 @@
 /**
  * @module The sweep: lists every object of each kind page by page and enqueues its key with the
  * listed object, so a reconcile need not read it again, and with the related objects its
- * controller says it reads (a Machine's Node), from a paged list of those walked alongside
- * (related-pages.ts). It bounds how long a lost event can delay convergence. Memory holds about
+ * controller says it reads: a Machine's Node, from a paged list of Nodes walked alongside
+ * (related-pages.ts), and its MachineClass, from one listing of the few classes. It bounds how long a lost event can delay convergence. Memory holds about
  * one page of each at a time, never the fleet.
  */
 import { errorMessage } from '../errors'
@@ -33,8 +33,8 @@ export interface SweepOptions {
     listed: KubeObject,
     related: readonly HeldObject[],
   ) => void | Promise<void>
-  /** The related objects a reconcile of `type` reads, to hand over from a paged list. */
-  related?: ((type: ResourceType) => RelatedObjects | undefined) | undefined
+  /** The related objects a reconcile of `type` reads, to hand over from a paged list of each. */
+  related?: ((type: ResourceType) => readonly RelatedObjects[]) | undefined
   log: Logger
   pageSize?: number
   namespace?: string | undefined
@@ -55,16 +55,30 @@ export async function sweep(options: SweepOptions): Promise<SweepReport> {
       namespace: options.namespace,
       ...(options.pageSize ? { limit: options.pageSize } : {}),
     }
-    const related = options.related?.(type)
-    const cursor = related && relatedWalk(options, related, listOptions)
+    const sources = (options.related?.(type) ?? []).map((related) => ({
+      related,
+      cursor: related.few
+        ? wholeListing(options, related, listOptions)
+        : relatedCursor(
+            related.type,
+            relatedPages(options, related, listOptions),
+            relatedListFailed(options, related),
+          ),
+    }))
     try {
       for await (const page of listPages(options.kube, type, listOptions)) {
         report.pages++
-        const held = related && cursor ? await heldFor(related, cursor, page.items) : undefined
+        const held = await Promise.all(
+          sources.map(({ related, cursor }) => heldFor(related, cursor, page.items)),
+        )
         for (const [index, obj] of page.items.entries()) {
           const key = keyOf(type.kind, obj)
           if (!key) continue
-          await options.enqueue(key, obj, held?.[index] ?? [])
+          await options.enqueue(
+            key,
+            obj,
+            held.flatMap((perItem) => perItem[index] ?? []),
+          )
           report.keys++
         }
       }
@@ -77,29 +91,69 @@ export async function sweep(options: SweepOptions): Promise<SweepReport> {
   return report
 }
 
-/** A cursor over the related type's pages; a failed list only costs the reconciles' own GETs. */
-function relatedWalk(
+/** The related type's pages, listed with the sweep's own options. */
+function relatedPages(
+  options: SweepOptions,
+  related: RelatedObjects,
+  listOptions: { namespace?: string | undefined; limit?: number },
+): () => AsyncIterator<readonly KubeObject[]> {
+  return () => {
+    const pages = listPages(options.kube, related.type, {
+      ...listOptions,
+      namespace: related.type.namespaced ? options.namespace : undefined,
+    })
+    return (async function* () {
+      for await (const page of pages) yield page.items
+    })()
+  }
+}
+
+/** A failed list of related objects only costs the reconciles' own GETs. */
+function relatedListFailed(options: SweepOptions, related: RelatedObjects) {
+  return (error: unknown) =>
+    options.log.info(
+      { kind: related.type.kind, err: errorMessage(error) },
+      'listing related objects failed; reconciles read them',
+    )
+}
+
+/**
+ * Every object of a `few` related type, listed once on the first page that wants one and kept
+ * for the rest of this sweep (one kind's).
+ */
+function wholeListing(
   options: SweepOptions,
   related: RelatedObjects,
   listOptions: { namespace?: string | undefined; limit?: number },
 ): RelatedCursor {
-  return relatedCursor(
-    related.type,
-    () => {
-      const pages = listPages(options.kube, related.type, {
-        ...listOptions,
-        namespace: related.type.namespaced ? options.namespace : undefined,
+  let listing: Promise<Map<string, KubeObject>> | undefined
+  async function listAll(): Promise<Map<string, KubeObject>> {
+    const all = new Map<string, KubeObject>()
+    const pages = relatedPages(options, related, listOptions)()
+    for (let next = await pages.next(); !next.done; next = await pages.next()) {
+      for (const obj of next.value) {
+        const ref = { namespace: obj.metadata?.namespace, name: obj.metadata?.name ?? '' }
+        all.set(listPosition(related.type, ref), obj)
+      }
+    }
+    return all
+  }
+  return {
+    async take(wanted) {
+      if (wanted.size === 0) return new Map()
+      listing ??= listAll().catch((error: unknown) => {
+        relatedListFailed(options, related)(error)
+        return new Map()
       })
-      return (async function* () {
-        for await (const page of pages) yield page.items
-      })()
+      const all = await listing
+      const found = new Map<string, KubeObject>()
+      for (const position of wanted) {
+        const obj = all.get(position)
+        if (obj) found.set(position, obj)
+      }
+      return found
     },
-    (error) =>
-      options.log.info(
-        { kind: related.type.kind, err: errorMessage(error) },
-        'listing related objects failed; reconciles read them',
-      ),
-  )
+  }
 }
 
 /** For each object of `items`, the related objects the cursor found for it. */

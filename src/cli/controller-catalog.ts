@@ -6,6 +6,7 @@
 import type { ProviderRegistry } from '../providers/registry'
 import type { ClaimHolder } from '../reconcile/machine/claim-holder'
 import { machineControllerWith } from '../reconcile/machine/reconcile'
+import { machineRelatedClass } from '../reconcile/machine/related-class'
 import { machineRelatedNode } from '../reconcile/machine/related-node'
 import { machineClassControllerWith } from '../reconcile/machine-class/reconcile'
 import { machineDeploymentController } from '../reconcile/machine-deployment/reconcile'
@@ -24,13 +25,13 @@ export interface CatalogOptions {
 /**
  * Every registered controller. The Machine controller reads the Machine its list or watch event
  * delivered instead of a GET (most of its runs find nothing to do: sweeps, its own writes, Node
- * changes), and in a sweep its linked Node from the sweep's list of Nodes; the others, few per
- * fleet, read fresh: a MachineSet deciding from a stale replica count would create Machines, a
+ * changes), and in a sweep its linked Node and MachineClass from the sweep's lists of those; the
+ * others, few per fleet, read fresh: a MachineSet deciding from a stale replica count would create Machines, a
  * write no resourceVersion guards.
  */
 export function controllerCatalog(options: CatalogOptions): Controller<ReconcileDeps>[] {
   return [
-    readingDelivered(machineControllerWith(options), machineRelatedNode),
+    readingDelivered(machineControllerWith(options), machineRelatedNode, machineRelatedClass),
     machineSetController(),
     machineDeploymentController(),
     machineHealthCheckController(),

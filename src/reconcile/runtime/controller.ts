@@ -57,10 +57,10 @@ export interface Controller<D extends ReconcileDeps = ReconcileDeps> {
     related?: readonly HeldObject[],
   ): Promise<ReconcileResult>
   /**
-   * Objects of another kind each reconcile reads (the Machine's Node): a sweep lists them too and
-   * hands each run its own as `related`, under the same rules as `observed`.
+   * Objects of other kinds each reconcile reads (the Machine's Node and MachineClass): a sweep
+   * lists them too and hands each run its own as `related`, under the same rules as `observed`.
    */
-  readonly related?: RelatedObjects | undefined
+  readonly related?: readonly RelatedObjects[] | undefined
 }
 
 /** The `--controllers` name of a kind: its lowercase kind (`machinehealthcheck`). */

@@ -125,7 +125,7 @@ export function createRunner<D extends ReconcileDeps>(options: RunnerOptions<D>)
   return {
     run,
     kinds: () => [...byKind.keys()],
-    related: (kind) => byKind.get(kind)?.related,
+    related: (kind) => byKind.get(kind)?.related ?? [],
   }
 }
 

@@ -16,6 +16,7 @@ import { createKwokProvider } from '../../../src/providers/kwok/provider'
 import { createProviderRegistry } from '../../../src/providers/registry'
 import { createClaimHolder, processSelf } from '../../../src/reconcile/machine/claim-holder'
 import { machineControllerWith } from '../../../src/reconcile/machine/reconcile'
+import { machineRelatedClass } from '../../../src/reconcile/machine/related-class'
 import { machineRelatedNode } from '../../../src/reconcile/machine/related-node'
 import { readingDelivered } from '../../../src/reconcile/runtime/delivered-reads'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
@@ -48,6 +49,7 @@ export async function startFleetControllers(options: {
       ? readingDelivered(
           machineControllerWith({ providers, claimHolder }, machineTuning),
           machineRelatedNode,
+          machineRelatedClass,
         )
       : c,
   )

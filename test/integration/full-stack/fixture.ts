@@ -23,6 +23,7 @@ import { createKwokProvider } from '../../../src/providers/kwok/provider'
 import { createProviderRegistry } from '../../../src/providers/registry'
 import { createClaimHolder, processSelf } from '../../../src/reconcile/machine/claim-holder'
 import { machineControllerWith } from '../../../src/reconcile/machine/reconcile'
+import { machineRelatedClass } from '../../../src/reconcile/machine/related-class'
 import { machineRelatedNode } from '../../../src/reconcile/machine/related-node'
 import type { ReconcileDeps } from '../../../src/reconcile/runtime/controller'
 import { readingDelivered } from '../../../src/reconcile/runtime/delivered-reads'
@@ -55,6 +56,7 @@ export async function startFullStack(kube: KubeClient, namespace: string): Promi
       ? readingDelivered(
           machineControllerWith({ providers, claimHolder }, machineTuning),
           machineRelatedNode,
+          machineRelatedClass,
         )
       : c,
   )

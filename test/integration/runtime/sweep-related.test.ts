@@ -51,7 +51,11 @@ async function sweepWith(namespace: string, controller: Controller<ReconcileDeps
 }
 
 /** Reads each owner and its partner (through the run's client) and records the partner found. */
-function partnerReader(namespace: string, seen: Map<string, string | undefined>) {
+function partnerReader(
+  namespace: string,
+  seen: Map<string, string | undefined>,
+  related: RelatedObjects = partners,
+) {
   return readingDelivered<ReconcileDeps>(
     {
       kind: 'ConfigMap',
@@ -68,7 +72,7 @@ function partnerReader(namespace: string, seen: Map<string, string | undefined>)
         return {}
       },
     },
-    partners,
+    related,
   )
 }
 
@@ -145,6 +149,26 @@ describe('sweep with related objects', () => {
       Object.fromEntries(owners.map((n) => [n, `${n}-partner`])),
     )
     expect(calls.filter((c) => c.startsWith('get '))).toEqual([])
+  })
+
+  it('lists a few objects many runs share once, and hands each run its own', async () => {
+    // Every owner names one of two Secrets named unlike the owners (a namespace's MachineClasses).
+    const shared: RelatedObjects = { ...partners, few: true }
+    const namespace = await testNamespace(api.kc, 'sweep-related-few')
+    const owners = ['a', 'b', 'c', 'd', 'e']
+    await createOwners(namespace, owners, (n) => (n === 'c' ? 'aa-shared' : 'zz-shared'))
+    for (const name of ['aa-shared', 'zz-shared']) {
+      await api.kube.create(coreTypes.secret, { metadata: { namespace, name } })
+    }
+    const seen = new Map<string, string | undefined>()
+    calls.length = 0
+
+    await sweepWith(namespace, partnerReader(namespace, seen, shared))
+    expect(Object.fromEntries(seen)).toEqual(
+      Object.fromEntries(owners.map((n) => [n, n === 'c' ? 'aa-shared' : 'zz-shared'])),
+    )
+    expect(calls.filter((c) => c.startsWith('get '))).toEqual([])
+    expect(calls.filter((c) => c === 'list secrets')).toEqual(['list secrets'])
   })
 
   it('ends a write based on a stale related object in a Conflict and a fresh rerun', async () => {
