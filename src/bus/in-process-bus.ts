@@ -17,6 +17,7 @@ import type { RuntimeMetrics } from '../observability/runtime-metrics'
 import type { Timers } from '../timers'
 import { type CoalescingQueue, createCoalescingQueue } from './coalescing-queue'
 import { type EventMapper, mapChange } from './event-mapping'
+import { inFlight } from './in-flight'
 import { inNamespaceScope } from './namespace-scope'
 import { heldObject } from './observed'
 import { type Runner, requeueDelay } from './run-outcome'
@@ -95,7 +96,11 @@ export function startInProcessBus(options: InProcessBusOptions): InProcessBus {
   })
 
   const reconciled = new Set(options.reconciled.map((t) => t.kind))
+  const mappings = inFlight()
+  let stopping = false
   const deliverChange: ChangeDelivery = ({ type, obj: delivered, change, order }) => {
+    // A change an interceptor delivers late, after stop began, is dropped like any lost hint.
+    if (stopping) return
     metrics?.hints.inc({ transport: 'watch' })
     // Stripped once, here: the mappers may keep it for a while (the health checks' gathered
     // listing), and the queue then holds this same copy instead of a second one.
@@ -114,9 +119,9 @@ export function startInProcessBus(options: InProcessBusOptions): InProcessBus {
         } else queue.add(key, 0)
       }
     }
-    mapChange(options.mappers, { kind: type.kind, obj, change }, kube, enqueue).catch(
-      (error: unknown) => log.warn({ err: errorMessage(error) }, 'mapping a change failed'),
-    )
+    mappings
+      .track(mapChange(options.mappers, { kind: type.kind, obj, change }, kube, enqueue))
+      .catch((error: unknown) => log.warn({ err: errorMessage(error) }, 'mapping a change failed'))
   }
   const deliver = options.interceptChanges?.(deliverChange) ?? deliverChange
 
@@ -166,9 +171,15 @@ export function startInProcessBus(options: InProcessBusOptions): InProcessBus {
     async ready() {
       await Promise.all(sources.map((s) => s.ready()))
     },
+    // In order: no new changes (sweep, watches), then the mappings under way finish while the
+    // apiserver still answers (a health check's listing gathers changes for a second), then the
+    // queue stops and waits for the reconciles running. Only then may the caller stop the
+    // apiserver without a burst of failed mappings.
     async stop() {
+      stopping = true
       stopSweep()
       await Promise.all(sources.map((s) => s.stop()))
+      await mappings.settled()
       await queue.stop()
     },
   }

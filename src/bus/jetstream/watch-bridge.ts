@@ -9,6 +9,7 @@ import type { ResourceType } from '../../kube/resource'
 import type { Logger } from '../../observability/logger'
 import type { Timers } from '../../timers'
 import { type EventMapper, mapChange } from '../event-mapping'
+import { inFlight } from '../in-flight'
 import { inNamespaceScope } from '../namespace-scope'
 import type { WatchSource } from '../watch-source'
 import { startWatches } from '../watches'
@@ -32,6 +33,7 @@ export function startWatchBridge(options: {
   watchdogMs?: number
 }): WatchBridge {
   const { kube, log } = options
+  const mappings = inFlight()
   const sources: WatchSource[] = startWatches(options, (type, obj, change) => {
     // Each mapper's keys are published as it finds them: a Machine's own key waits for no
     // listing of health checks.
@@ -41,16 +43,22 @@ export function startWatchBridge(options: {
         if (inNamespaceScope(key, options.namespace)) published.push(options.publish(key))
       }
     }
-    mapChange(options.mappers, { kind: type.kind, obj, change }, kube, publish)
-      .finally(() => Promise.all(published))
+    mappings
+      .track(
+        mapChange(options.mappers, { kind: type.kind, obj, change }, kube, publish).finally(() =>
+          Promise.all(published),
+        ),
+      )
       .catch((error: unknown) => log.warn({ err: errorMessage(error) }, 'publishing a hint failed'))
   })
   return {
     async ready() {
       await Promise.all(sources.map((s) => s.ready()))
     },
+    // The mappings and publishes under way finish before the caller closes NATS or the apiserver.
     async stop() {
       await Promise.all(sources.map((s) => s.stop()))
+      await mappings.settled()
     },
   }
 }
