@@ -3,12 +3,13 @@
  * subresource, with the victims each deletePolicy promises and the delete-machine annotation
  * (how cluster-autoscaler picks a victim) taking precedence.
  */
+import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ANNOTATIONS } from '../../../src/api/group'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes } from '../../../src/kube/resource'
-import { type DeletePolicy, pickVictims } from '../../../src/reconcile/machine-set/delete-order'
+import type { DeletePolicy } from '../../../src/reconcile/machine-set/delete-order'
 import { listMachines } from '../../../src/reconcile/machine-set/reconcile'
 import type { MachineObject } from '../../../src/reconcile/machine-set/types'
 import type { ReconcileDeps } from '../../../src/reconcile/runtime/controller'
@@ -35,9 +36,36 @@ async function machinesOf(uid: string | undefined) {
   return ownedBy(await listMachines(kube, ns()), uid)
 }
 
+const created = (m: MachineObject) => new Date(m.metadata.creationTimestamp ?? 0).getTime()
+const uidHash = (m: MachineObject) =>
+  createHash('sha256')
+    .update(m.metadata.uid ?? '')
+    .digest('hex')
+const byName = (a: MachineObject, b: MachineObject) =>
+  a.metadata.name.localeCompare(b.metadata.name)
+
+/**
+ * The order each deletePolicy promises among healthy, unmarked Machines (docs/machine-sets.md),
+ * written out here rather than taken from the controller's code: Oldest deletes the oldest first,
+ * Newest the youngest, Random shuffles by the SHA-256 of the UID (delete-order.ts); ties go by name.
+ */
+const deletedFirst: Record<DeletePolicy, (a: MachineObject, b: MachineObject) => number> = {
+  Oldest: (a, b) => created(a) - created(b) || byName(a, b),
+  Newest: (a, b) => created(b) - created(a) || byName(a, b),
+  Random: (a, b) => uidHash(a).localeCompare(uidHash(b)) || byName(a, b),
+}
+
+/** The `count` Machines a scale-down removes: the marked ones, then by the policy's order. */
+function expectedVictims(policy: DeletePolicy, all: MachineObject[], count: number) {
+  const isMarked = (m: MachineObject) => ANNOTATIONS.deleteMachine in (m.metadata.annotations ?? {})
+  const byPolicy = all.filter((m) => !isMarked(m)).sort(deletedFirst[policy])
+  return [...all.filter(isMarked), ...byPolicy].slice(0, count)
+}
+
 /** Which 2 Machines to mark: ones the policy alone would have kept. */
 function markTargets(policy: DeletePolicy, all: MachineObject[], early: Set<string>) {
-  const keptByPolicy = all.filter((m) => !pickVictims(all, 40, policy).includes(m))
+  const victims = expectedVictims(policy, all, 40)
+  const keptByPolicy = all.filter((m) => !victims.includes(m))
   const candidates =
     policy === 'Newest' ? keptByPolicy.filter((m) => early.has(m.metadata.name)) : keptByPolicy
   return candidates.slice(0, 2)
@@ -81,14 +109,14 @@ describe('MachineSet scaling', () => {
         )
       }
       const before = await machinesOf(set.metadata.uid)
-      const expectedVictims = names(pickVictims(before, 40, policy))
+      const victims = names(expectedVictims(policy, before, 40))
 
       await scaleTo(deps, ns(), name, 10)
       await settleMachineSet(deps, ns(), name, { ready: true })
       const survivors = names(await machinesOf(set.metadata.uid))
       expect(survivors).toHaveLength(10)
       for (const m of marked) expect(survivors).not.toContain(m.metadata.name)
-      expect(survivors).toEqual(names(before).filter((n) => !expectedVictims.includes(n)))
+      expect(survivors).toEqual(names(before).filter((n) => !victims.includes(n)))
       if (policy === 'Oldest') expect(survivors.filter((n) => earlyNames.has(n))).toEqual([])
       if (policy === 'Newest') expect(survivors.every((n) => earlyNames.has(n))).toBe(true)
 
