@@ -26,8 +26,8 @@ export interface CatalogOptions {
  * Every registered controller. The Machine controller reads the Machine its list or watch event
  * delivered instead of a GET (most of its runs find nothing to do: sweeps, its own writes, Node
  * changes), and in a sweep its linked Node and MachineClass from the sweep's lists of those; the
- * others, few per fleet, read fresh: a MachineSet deciding from a stale replica count would create Machines, a
- * write no resourceVersion guards.
+ * others, few per fleet, read fresh: a MachineSet deciding from a stale replica count would
+ * create Machines, a write no resourceVersion guards.
  */
 export function controllerCatalog(options: CatalogOptions): Controller<ReconcileDeps>[] {
   return [
