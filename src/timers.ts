@@ -11,12 +11,28 @@ export interface Timers {
   setTimer(ms: number, fn: () => void): () => void
 }
 
+/**
+ * The longest delay a timer holds: Node's setTimeout takes a signed 32-bit count of milliseconds
+ * (about 24.8 days) and fires a longer one after 1 ms, with a TimeoutOverflowWarning.
+ */
+export const maxTimerMs = 2 ** 31 - 1
+
+/**
+ * `ms` as a timer can hold it: at most maxTimerMs, at least 0, and 0 for what is not a number. A
+ * timer clamped this way fires early, and whoever it wakes recomputes the time left, so a
+ * duration of months (an MHC timeout of 720h) waits in steps of 24.8 days, never in a hot loop.
+ */
+export function clampTimerMs(ms: number): number {
+  if (Number.isNaN(ms) || ms <= 0) return 0
+  return Math.min(ms, maxTimerMs)
+}
+
 /** Timers on the event loop. They do not keep the process alive on their own. */
 export function realTimers(): Timers {
   return {
     now: () => performance.now(),
     setTimer(ms, fn) {
-      const handle = setTimeout(fn, ms)
+      const handle = setTimeout(fn, clampTimerMs(ms))
       handle.unref()
       return () => clearTimeout(handle)
     },

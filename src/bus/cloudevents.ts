@@ -10,8 +10,18 @@ import type { KubeObject } from '../kube/resource'
 
 /** What an event asks for: reconcile what a change touches, or sweep everything. */
 export type Hint =
-  /** `object` is the full object (Resource mode) or just its name/namespace (Reference mode). */
-  | { type: 'change'; kind: string; apiVersion: string; object: KubeObject; full: boolean }
+  /**
+   * `object` is the full object (Resource mode) or just its name/namespace (Reference mode);
+   * `deleted` when the event reports its deletion.
+   */
+  | {
+      type: 'change'
+      kind: string
+      apiVersion: string
+      object: KubeObject
+      full: boolean
+      deleted: boolean
+    }
   | { type: 'sweep' }
   /** An event type we do not handle: acknowledged and ignored. */
   | { type: 'ignored'; eventType: string }
@@ -49,6 +59,7 @@ export function hintFromEvent(event: CloudEventV1<unknown>): Hint {
     return { type: 'ignored', eventType: event.type }
   }
   const data = dataObject(event)
+  const deleted = event.type.endsWith('.delete')
   if (reference) {
     const { kind, apiVersion, name, namespace } = data as Record<string, unknown>
     if (typeof kind !== 'string' || typeof name !== 'string') {
@@ -61,6 +72,7 @@ export function hintFromEvent(event: CloudEventV1<unknown>): Hint {
       apiVersion: typeof apiVersion === 'string' ? apiVersion : '',
       object: { metadata },
       full: false,
+      deleted,
     }
   }
   const object = data as KubeObject
@@ -73,6 +85,7 @@ export function hintFromEvent(event: CloudEventV1<unknown>): Hint {
     apiVersion: object.apiVersion ?? '',
     object,
     full: true,
+    deleted,
   }
 }
 

@@ -11,15 +11,18 @@ import type { HeldObject } from '../kube/read-once'
 import type { KubeObject } from '../kube/resource'
 import type { Timers } from '../timers'
 import { type Hint, heldCount, heldHint, mergeHints, type RelatedHint } from './observed'
+import { mergeWakes, type OwnChangeWake } from './wake'
 
 /**
  * Processes one key, with the object and related objects its hints delivered when there were
- * some; `requeueAfterMs` schedules it again (never a hot loop: 0 means now).
+ * some, and its wake when only changes of its own object woke it (see wake.ts); `requeueAfterMs`
+ * schedules it again (never a hot loop: 0 means now).
  */
 export type QueueHandler = (
   key: ObjectKey,
   observed?: KubeObject,
   related?: readonly HeldObject[],
+  wake?: OwnChangeWake,
 ) => Promise<{ requeueAfterMs?: number } | undefined>
 
 /** Options of createCoalescingQueue. */
@@ -46,13 +49,15 @@ export interface CoalescingQueue {
   /**
    * Schedules `key` now or after `delayMs`; coalesces with what is already scheduled. `observed`
    * and `related` (only kept for a key due now) are the object and the related objects its list
-   * or watch event delivered.
+   * or watch event delivered; `wake` says the add is a change of the key's own object (the key
+   * keeps it only while every add since its last run was one).
    */
   add(
     key: ObjectKey,
     delayMs?: number,
     observed?: KubeObject,
     related?: readonly RelatedHint[],
+    wake?: OwnChangeWake,
   ): void
   /** Ready plus delayed keys (running keys not counted). */
   depth(): number
@@ -71,6 +76,7 @@ export interface CoalescingQueue {
 
 interface Waiting extends Hint {
   key: ObjectKey
+  wake?: OwnChangeWake | undefined
 }
 
 interface Delayed {
@@ -139,6 +145,7 @@ export function createCoalescingQueue(options: QueueOptions): CoalescingQueue {
     delayMs = 0,
     observed?: KubeObject,
     related?: readonly RelatedHint[],
+    wake?: OwnChangeWake,
   ): void {
     if (stopped) return
     const id = formatKey(key)
@@ -149,19 +156,22 @@ export function createCoalescingQueue(options: QueueOptions): CoalescingQueue {
         key,
         delayMs: Math.min(previous?.delayMs ?? Number.POSITIVE_INFINITY, Math.max(0, delayMs)),
         ...keep(previous ?? {}, now),
+        // A later timer says nothing about what woke the key now.
+        wake: !previous ? wake : delayMs > 0 ? previous.wake : mergeWakes(previous.wake, wake),
       })
       return
     }
     const waiting = ready.get(id)
     if (waiting) {
       Object.assign(waiting, keep(waiting, now))
+      if (delayMs <= 0) waiting.wake = mergeWakes(waiting.wake, wake)
       return
     }
     const existing = delayed.get(id)
     if (delayMs <= 0) {
       existing?.cancel()
       delayed.delete(id)
-      ready.set(id, { key, ...keep({}, now) })
+      ready.set(id, { key, ...keep({}, now), wake })
       reportDepth()
       pump()
       return
@@ -191,10 +201,10 @@ export function createCoalescingQueue(options: QueueOptions): CoalescingQueue {
     settleProducers()
   }
 
-  async function run(id: string, { key, observed, related }: Waiting): Promise<void> {
+  async function run(id: string, { key, observed, related, wake }: Waiting): Promise<void> {
     let requeueAfterMs: number | undefined
     try {
-      requeueAfterMs = (await options.handler(key, observed, related))?.requeueAfterMs
+      requeueAfterMs = (await options.handler(key, observed, related, wake))?.requeueAfterMs
     } catch (error) {
       options.onError?.(key, error)
       requeueAfterMs = options.errorRetryMs ?? 5000
@@ -203,7 +213,7 @@ export function createCoalescingQueue(options: QueueOptions): CoalescingQueue {
     const again = rerun.get(id)
     rerun.delete(id)
     release(again)
-    if (again) add(again.key, again.delayMs, again.observed, again.related)
+    if (again) add(again.key, again.delayMs, again.observed, again.related, again.wake)
     if (requeueAfterMs !== undefined) add(key, requeueAfterMs)
     pump()
     settleWaiters()

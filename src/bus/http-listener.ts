@@ -23,6 +23,7 @@ import type { EventMapper } from './event-mapping'
 import { keysForChange } from './hint-keys'
 import type { Runner, RunOutcome } from './run-outcome'
 import { sweep } from './sweep'
+import { type OwnChangeWake, ownChangeWake } from './wake'
 
 /** What the HTTP transport needs. */
 export interface ReconcileListenerDeps {
@@ -66,8 +67,9 @@ export function createReconcileListener(deps: ReconcileListenerDeps): RequestLis
     failures: Failure[],
     observed?: KubeObject,
     related?: readonly HeldObject[],
+    wake?: OwnChangeWake,
   ): Promise<RunOutcome> {
-    const outcome = await deps.runner.run(key, observed, related)
+    const outcome = await deps.runner.run(key, observed, related, wake)
     if (outcome.type === 'retry') {
       failures.push({ key: formatKey(key), reason: outcome.reason, afterMs: outcome.afterMs })
     }
@@ -98,7 +100,10 @@ export function createReconcileListener(deps: ReconcileListenerDeps): RequestLis
     const mapping = keysForChange(
       hint,
       { kube: deps.kube, mappers: deps.mappers, types: deps.watched },
-      (keys) => runs.push(...keys.map((key) => runKey(key, failures))),
+      (keys) =>
+        runs.push(
+          ...keys.map((key) => runKey(key, failures, undefined, undefined, wakeOf(key, hint))),
+        ),
     )
     await mapping.finally(() => Promise.all(runs))
   }
@@ -170,4 +175,16 @@ function headerRecord(headers: IncomingHttpHeaders): Record<string, string> {
     if (value !== undefined) record[name] = Array.isArray(value) ? value.join(', ') : value
   }
   return record
+}
+
+/**
+ * The wake of `key` by a change hint: its own object's change, at the version a Resource-mode
+ * event carries (a Reference-mode one carries none: the runner reads it when it must know).
+ */
+function wakeOf(
+  key: ObjectKey,
+  hint: Extract<Hint, { type: 'change' }>,
+): OwnChangeWake | undefined {
+  const wake = ownChangeWake(key, { kind: hint.kind, obj: hint.object, deleted: hint.deleted })
+  return wake && !hint.full ? { ...wake, resourceVersion: undefined } : wake
 }

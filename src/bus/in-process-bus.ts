@@ -22,6 +22,7 @@ import { inNamespaceScope } from './namespace-scope'
 import { heldObject } from './observed'
 import { type Runner, requeueDelay } from './run-outcome'
 import { type SweepReport, startSweepTimer, sweep } from './sweep'
+import { isKeyOf, ownChangeWake } from './wake'
 import type { ChangeType, WatchSource } from './watch-source'
 import { startWatches } from './watches'
 
@@ -86,8 +87,8 @@ export function startInProcessBus(options: InProcessBusOptions): InProcessBus {
   const queue = createCoalescingQueue({
     concurrency: options.concurrency ?? 4,
     timers: options.timers,
-    handler: async (key, observed, related) => {
-      const delay = requeueDelay(await options.runner.run(key, observed, related))
+    handler: async (key, observed, related, wake) => {
+      const delay = requeueDelay(await options.runner.run(key, observed, related, wake))
       return delay === undefined ? undefined : { requeueAfterMs: delay }
     },
     onError: (key, error) =>
@@ -113,8 +114,10 @@ export function startInProcessBus(options: InProcessBusOptions): InProcessBus {
     const enqueue = (keys: readonly ObjectKey[]) => {
       for (const key of keys) {
         if (!inNamespaceScope(key, options.namespace)) continue
-        if (own && isKeyOf(key, type, own)) queue.add(key, 0, own)
-        else if (related && readsRelated(options.runner, key, type)) {
+        if (own && isKeyOf(key, type.kind, own)) {
+          const wake = ownChangeWake(key, { kind: type.kind, obj: own, delivered: order })
+          queue.add(key, 0, own, undefined, wake)
+        } else if (related && readsRelated(options.runner, key, type)) {
           queue.add(key, 0, undefined, related)
         } else queue.add(key, 0)
       }
@@ -188,13 +191,4 @@ export function startInProcessBus(options: InProcessBusOptions): InProcessBus {
 /** Whether a run of `key` reads objects of `type` (a Machine's Node). */
 function readsRelated(runner: Runner, key: ObjectKey, type: ResourceType): boolean {
   return runner.related(key.kind).some((related) => related.type.kind === type.kind)
-}
-
-/** Whether `key` names `obj` as a `type` (the key a self mapping produced for it). */
-function isKeyOf(key: ObjectKey, type: ResourceType, obj: KubeObject): boolean {
-  return (
-    key.kind === type.kind &&
-    key.name === obj.metadata?.name &&
-    (key.namespace ?? '') === (obj.metadata?.namespace ?? '')
-  )
 }

@@ -7,6 +7,7 @@ import type { ObjectKey } from '../kube/object-key'
 import type { HeldObject } from '../kube/read-once'
 import type { KubeObject } from '../kube/resource'
 import type { RelatedObjects } from './related-pages'
+import type { OwnChangeWake } from './wake'
 
 /** The outcome of one run, for transports (queue, HTTP status, JetStream ack/nak). */
 export type RunOutcome =
@@ -25,9 +26,16 @@ export type RunOutcome =
 export interface Runner {
   /**
    * Runs `key`; `observed` is the object its list or watch event delivered, if any, and `related`
-   * the objects of other kinds the same list delivered for it (see `related`).
+   * the objects of other kinds the same list delivered for it (see `related`). `wake` says that
+   * only changes of the key's own object woke it: a change the key's last run made itself then
+   * waits for the timer that run returned (a `requeue` for the time left), instead of running.
    */
-  run(key: ObjectKey, observed?: KubeObject, related?: readonly HeldObject[]): Promise<RunOutcome>
+  run(
+    key: ObjectKey,
+    observed?: KubeObject,
+    related?: readonly HeldObject[],
+    wake?: OwnChangeWake,
+  ): Promise<RunOutcome>
   /** The kinds this runner reconciles. */
   kinds(): string[]
   /** The related objects a run of `kind` reads and would take from a sweep (none unless it says). */

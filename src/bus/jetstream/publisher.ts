@@ -1,20 +1,41 @@
 /**
  * @module Publishes object hints to the work-queue stream (the watch bridge and the sweep use it).
- * The payload is only the key: the worker re-reads the object.
+ * The payload is only the key: the worker re-reads the object. A hint for a change of the key's
+ * own object carries its resourceVersion in a header (see wake.ts), so the worker's runner can
+ * tell a run's own writes from anyone else's.
  */
 import { JetStreamApiCodes, JetStreamApiError, type JetStreamClient } from '@nats-io/jetstream'
+import { headers, type MsgHdrs } from '@nats-io/transport-node'
 import { formatKey, type ObjectKey } from '../../kube/object-key'
+import type { OwnChangeWake } from '../wake'
 import type { JetStreamConfig } from './setup'
 import { keySubject } from './subjects'
 
-/** Publishes a hint for `key`; resolves once the stream stored it. */
-export type KeyPublisher = (key: ObjectKey) => Promise<void>
+/** The header naming the version of the key's own object whose change the hint is. */
+export const ownVersionHeader = 'Machine-Api-Own-Version'
+
+/** Publishes a hint for `key` (woken by `wake`, if given); resolves once the stream stored it. */
+export type KeyPublisher = (key: ObjectKey, wake?: OwnChangeWake) => Promise<void>
 
 /** A publisher onto `config`'s stream. */
 export function createKeyPublisher(js: JetStreamClient, config: JetStreamConfig): KeyPublisher {
-  return async (key) => {
-    await js.publish(keySubject(config.subjectPrefix, key), formatKey(key))
+  return async (key, wake) => {
+    const version = wake?.resourceVersion
+    const options = version === undefined ? {} : { headers: versionHeaders(version) }
+    await js.publish(keySubject(config.subjectPrefix, key), formatKey(key), options)
   }
+}
+
+function versionHeaders(version: string): MsgHdrs {
+  const h = headers()
+  h.set(ownVersionHeader, version)
+  return h
+}
+
+/** The wake a message carries: a change of its key's own object when it has the header. */
+export function wakeOfMessage(msg: { headers?: MsgHdrs | undefined }): OwnChangeWake | undefined {
+  const version = msg.headers?.get(ownVersionHeader)
+  return version ? { type: 'own-change', resourceVersion: version } : undefined
 }
 
 /**

@@ -11,6 +11,7 @@ import type { Timers } from '../../timers'
 import { type EventMapper, mapChange } from '../event-mapping'
 import { inFlight } from '../in-flight'
 import { inNamespaceScope } from '../namespace-scope'
+import { ownChangeWake } from '../wake'
 import type { WatchSource } from '../watch-source'
 import { startWatches } from '../watches'
 import type { KeyPublisher } from './publisher'
@@ -38,9 +39,12 @@ export function startWatchBridge(options: {
     // Each mapper's keys are published as it finds them: a Machine's own key waits for no
     // listing of health checks.
     const published: Promise<unknown>[] = []
+    const deleted = change === 'DELETED'
     const publish = (keys: readonly ObjectKey[]) => {
       for (const key of keys) {
-        if (inNamespaceScope(key, options.namespace)) published.push(options.publish(key))
+        if (!inNamespaceScope(key, options.namespace)) continue
+        const wake = ownChangeWake(key, { kind: type.kind, obj, deleted })
+        published.push(options.publish(key, wake))
       }
     }
     mappings

@@ -11,8 +11,10 @@ import type { Logger } from '../../observability/logger'
 import type { RuntimeMetrics } from '../../observability/runtime-metrics'
 import { createPool } from '../../pool'
 import type { Runner, RunOutcome } from '../run-outcome'
+import type { OwnChangeWake } from '../wake'
 import { deadLetter } from './dead-letter'
 import { createKeySlots } from './key-slots'
+import { wakeOfMessage } from './publisher'
 import type { JetStreamConfig } from './setup'
 import { keyFromSubject } from './subjects'
 
@@ -48,7 +50,7 @@ export async function startJetStreamWorker(
   const messages = await consumer.consume({ max_messages: concurrency * 2 })
   const pool = createPool(concurrency)
 
-  async function settle(msg: JsMsg): Promise<void> {
+  async function settle(msg: JsMsg, wake: OwnChangeWake | undefined): Promise<void> {
     const key = keyFromSubject(config.subjectPrefix, msg.subject)
     const deliveryCount = msg.info.deliveryCount
     if (!key) {
@@ -56,7 +58,7 @@ export async function startJetStreamWorker(
       options.onSettled?.({ key, outcome: undefined, deliveryCount })
       return
     }
-    const outcome = await options.runner.run(key)
+    const outcome = await options.runner.run(key, undefined, undefined, wake)
     switch (outcome.type) {
       case 'done':
       case 'skipped':
@@ -78,9 +80,9 @@ export async function startJetStreamWorker(
     options.onSettled?.({ key, outcome, deliveryCount })
   }
 
-  const slots = createKeySlots(async (msg) => {
+  const slots = createKeySlots(async (msg, wake) => {
     try {
-      await settle(msg)
+      await settle(msg, wake)
     } catch (error) {
       // Leave the message unacked: ack_wait redelivers it, and the max-deliver cap still applies.
       log.error({ subject: msg.subject, err: errorMessage(error) }, 'settling a message failed')
@@ -90,7 +92,7 @@ export async function startJetStreamWorker(
   const loop = (async () => {
     for await (const msg of messages) {
       options.metrics?.hints.inc({ transport: 'jetstream' })
-      await pool.submit(() => slots.offer(msg.subject, msg))
+      await pool.submit(() => slots.offer(msg.subject, msg, wakeOfMessage(msg)))
     }
   })()
 

@@ -30,7 +30,7 @@ export async function sweepToJetStream(
       types,
       log: deps.log,
       namespace: settings.namespace,
-      enqueue: publish,
+      enqueue: (key) => publish(key),
     })
   } finally {
     await nc.drain()

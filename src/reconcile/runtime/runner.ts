@@ -4,15 +4,18 @@
  * metrics record duration by result, errors by reason and requeues by cause.
  */
 import { randomUUID } from 'node:crypto'
-import type { Runner, RunOutcome } from '../../bus/run-outcome'
+import { type Runner, type RunOutcome, requeueDelay } from '../../bus/run-outcome'
+import type { OwnChangeWake } from '../../bus/wake'
 import { errorMessage, TransientError } from '../../errors'
 import { formatKey, type ObjectKey } from '../../kube/object-key'
 import type { HeldObject } from '../../kube/read-once'
 import type { KubeObject } from '../../kube/resource'
 import type { RuntimeMetrics } from '../../observability/runtime-metrics'
+import { clampTimerMs } from '../../timers'
 import { type BackoffPolicy, createBackoffTracker } from './backoff'
 import { classifyError } from './classify'
 import type { Controller, ReconcileDeps } from './controller'
+import { createSelfWakes, seeingOwnVersions } from './self-wakes'
 import { recordStalled } from './stalled'
 
 /** Options of createRunner. */
@@ -38,18 +41,36 @@ export function createRunner<D extends ReconcileDeps>(options: RunnerOptions<D>)
   const backoff = createBackoffTracker(options.backoff)
   const { deps, metrics } = options
   const deadlineMs = options.deadlineMs ?? defaultReconcileDeadlineMs
+  const selfWakes = createSelfWakes()
 
   async function run(
     key: ObjectKey,
     observed?: KubeObject,
     related?: readonly HeldObject[],
+    wake?: OwnChangeWake,
   ): Promise<RunOutcome> {
     const controller = byKind.get(key.kind)
     if (!controller) return { type: 'skipped' }
+    const ref = { namespace: key.namespace, name: key.name }
+    const deferMs = await selfWakes.deferral(key, wake, deps.clock.now().getTime(), async () => {
+      const current = await deps.kube.get(controller.resource, ref).catch(() => undefined)
+      return current?.metadata?.resourceVersion
+    })
+    if (deferMs !== undefined) {
+      metrics?.requeues.inc({ kind: key.kind, cause: 'own-write' })
+      return { type: 'requeue', afterMs: clampTimerMs(deferMs) }
+    }
     const reconcileId = randomUUID().slice(0, 8)
     const log = deps.log.child({ key: formatKey(key), kind: key.kind, reconcileId })
     const started = performance.now()
-    const outcome = await attempt(controller, { key, observed, related }, { ...deps, log })
+    // The versions of its own object this run reads and writes: its writes' watch events come
+    // back as wakes of this key, which must not cut short the timer it returns.
+    const seen = new Set<string>()
+    const observedVersion = observed?.metadata?.resourceVersion
+    if (observedVersion !== undefined) seen.add(observedVersion)
+    const kube = seeingOwnVersions(deps.kube, controller.resource, ref, seen)
+    const outcome = await attempt(controller, { key, observed, related }, { ...deps, kube, log })
+    selfWakes.settled(key, requeueDelay(outcome), deps.clock.now().getTime(), seen)
     const seconds = (performance.now() - started) / 1000
     const result = outcome.type === 'done' ? 'success' : outcome.type
     metrics?.reconcileDuration.observe({ kind: key.kind, result }, seconds)
@@ -78,7 +99,7 @@ export function createRunner<D extends ReconcileDeps>(options: RunnerOptions<D>)
       backoff.success(key)
       const after = result.requeueAfterMs
       return after !== undefined && after >= 0
-        ? { type: 'requeue', afterMs: after }
+        ? { type: 'requeue', afterMs: clampTimerMs(after) }
         : { type: 'done' }
     } catch (error) {
       const outcome = classifyError(error)
@@ -95,7 +116,7 @@ export function createRunner<D extends ReconcileDeps>(options: RunnerOptions<D>)
       // Count every transient failure so repeated conflicts also slow down, but honour the
       // error's own delay when it has one (Retry-After, conflict).
       const backoffMs = backoff.failure(key)
-      const afterMs = outcome.retryAfterMs ?? backoffMs
+      const afterMs = clampTimerMs(outcome.retryAfterMs ?? backoffMs)
       runDeps.log.info({ reason: outcome.reason, err: errorMessage(error), afterMs }, 'will retry')
       return { type: 'retry', afterMs, reason: outcome.reason }
     }

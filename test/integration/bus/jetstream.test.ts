@@ -246,6 +246,70 @@ describe('JetStream transport', () => {
   })
 })
 
+describe('JetStream: a run and its own writes', () => {
+  it("holds a wake by the run's own status write until its backoff, and runs at once for a user's change", async () => {
+    const config = await freshConfig()
+    const namespace = await testNamespace(kc, 'js-self')
+    const runs: Array<{ replicas: unknown }> = []
+    // Each run writes its status, then fails: the status write comes back as a hint for the
+    // same object, which must wait for the minute of backoff instead of running.
+    const failing: Controller = {
+      kind: 'Widget',
+      resource: widgetType,
+      async reconcile(deps, key) {
+        const ref = { namespace: key.namespace, name: key.name }
+        const current = await deps.kube.get(widgetType, ref)
+        runs.push({ replicas: (current?.spec as { replicas?: number })?.replicas })
+        await deps.kube.mergePatch(
+          widgetType,
+          ref,
+          { status: { attempts: runs.length } },
+          {
+            subresource: 'status',
+          },
+        )
+        throw new TransientError('the world is not ready', { reason: 'NotReady' })
+      },
+    }
+    const w = await startJetStreamWorker({
+      js,
+      config,
+      runner: createRunner({
+        controllers: [failing],
+        deps: testDeps(kube),
+        backoff: { baseMs: 60_000, maxMs: 60_000, jitter: 0 },
+      }),
+      log: silentLogger(),
+    })
+    onTestFinished(() => w.stop())
+    const bridge = startWatchBridge({
+      kube,
+      watched: [widgetType],
+      mappers: [selfMapper('Widget')],
+      publish: createKeyPublisher(js, config),
+      timers: realTimers(),
+      log: silentLogger(),
+      namespace,
+    })
+    onTestFinished(() => bridge.stop())
+    await bridge.ready()
+    await kube.create(widgetType, widget(namespace, 'failing', 1))
+    await waitFor('the first run', () => runs.length >= 1)
+    // The status write's hint arrives within milliseconds; woken by it, this ran ~10 times a second.
+    await waitFor('the status write seen', async () => {
+      const w = await kube.get(widgetType, { namespace, name: 'failing' })
+      return (w?.status as { attempts?: number } | undefined)?.attempts === 1
+    })
+    await new Promise((resolve) => setTimeout(resolve, 2000))
+    expect(runs).toHaveLength(1)
+    // A change by someone else cuts the minute short.
+    await kube.mergePatch(widgetType, { namespace, name: 'failing' }, { spec: { replicas: 2 } })
+    await waitFor('a run of the changed spec', () => runs.some((r) => r.replicas === 2), {
+      timeoutMs: 30_000,
+    })
+  })
+})
+
 describe('JetStream max deliveries', () => {
   it('dead-letters a message that no worker ever settles once the server stops delivering it', async () => {
     const config = await freshConfig({ ackWaitMs: 300, serverMaxDeliver: 2 })

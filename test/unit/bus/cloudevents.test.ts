@@ -39,6 +39,7 @@ describe('ApiServerSource and PingSource events', () => {
         apiVersion: 'machine-api.dev/v1beta1',
         object: { metadata: { namespace: 'ns', name: 'm-1' } },
         full: false,
+        deleted: false,
       },
     ])
   })
@@ -52,6 +53,7 @@ describe('ApiServerSource and PingSource events', () => {
         apiVersion: 'machine-api.dev/v1beta1',
         object: machine,
         full: true,
+        deleted: false,
       },
     ])
   })

@@ -89,3 +89,20 @@ describe('runner: the delivered object', () => {
     expect(handed).toEqual([1, undefined])
   })
 })
+
+describe('runner: timers', () => {
+  it('clamps a requeue past what a timer holds (an MHC timeout of 720h)', async () => {
+    const controller: Controller = {
+      kind: 'Widget',
+      resource: {
+        group: 'test',
+        version: 'v1',
+        kind: 'Widget',
+        plural: 'widgets',
+        namespaced: true,
+      },
+      reconcile: async () => ({ requeueAfterMs: 720 * 3600_000 }),
+    }
+    expect(await runnerFor(controller).run(key)).toEqual({ type: 'requeue', afterMs: 2 ** 31 - 1 })
+  })
+})
