@@ -3,7 +3,8 @@
  * versions (a valid object with one mutation each) through REST and kubectl, against the BUNDLED
  * webhook as a child process. Every one must be refused with a 4xx naming the field, none stored
  * (listed afterwards; updated objects keep generation 1), and the webhook must stay the same
- * process with /readyz OK throughout.
+ * process with /readyz OK throughout. Then objects that admission lets through but no controller
+ * can carry out are reconciled for a window, and no key may loop hot (lib/hot-loops.ts).
  */
 import { KubeConfig } from '@kubernetes/client-node'
 import { createHttpTransport, type KubeTransport } from '../../../src/kube/http-transport'
@@ -11,6 +12,7 @@ import { collectionPath } from '../../../src/kube/resource'
 import { type ControlPlane, startControlPlane } from '../../harness/controlplane'
 import { type InstalledApi, installApi } from '../../harness/install-api'
 import { kubectlFor, uniqueName } from '../../harness/kube'
+import { measureHotLoops } from '../lib/hot-loops'
 import { baseName, generateCases, type InvalidCase, kindVersions } from '../lib/invalid-cases'
 import { type Json, validObject } from '../lib/invalid-objects'
 import { type SendResult, sendCase, typeOf } from '../lib/invalid-sender'
@@ -18,7 +20,10 @@ import { startWebhookChild, type WebhookChild } from '../lib/invalid-webhook'
 import { seededRandom } from '../lib/random'
 import type { Scenario, ScenarioOptions, ScenarioReport } from '../lib/scenario'
 
-const sizes = { short: { objects: 60, kubectlEvery: 6 }, full: { objects: 1000, kubectlEvery: 10 } }
+const sizes = {
+  short: { objects: 60, kubectlEvery: 6, hotLoopWindowMs: 10_000 },
+  full: { objects: 1000, kubectlEvery: 10, hotLoopWindowMs: 30_000 },
+}
 /** Requests in flight at once: enough to load the webhook, few enough for two cores. */
 const parallel = 4
 
@@ -120,13 +125,15 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
   try {
     webhook = await startWebhookChild({ kubeconfigPath: target.kubeconfigPath })
     api = await installApi(kc, webhook, kubectl)
-    await transport.request({
-      method: 'POST',
-      path: '/api/v1/namespaces',
-      body: { metadata: { name: namespace } },
-      verb: 'create',
-      resource: 'namespaces',
-    })
+    for (const name of [namespace, `${namespace}-loops`]) {
+      await transport.request({
+        method: 'POST',
+        path: '/api/v1/namespaces',
+        body: { metadata: { name } },
+        verb: 'create',
+        resource: 'namespaces',
+      })
+    }
     await createBases(transport, namespace)
     options.log(`webhook pid ${webhook.pid}; ${size.objects} invalid objects into ${namespace}`)
 
@@ -157,10 +164,18 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
     }
     const stored = await storedInvalid(transport, namespace)
     const restarted = webhook.alive() ? 0 : 1
+    const loops = await measureHotLoops({
+      kc,
+      namespace: `${namespace}-loops`,
+      windowMs: size.hotLoopWindowMs,
+      log: options.log,
+    })
+    for (const key of loops.hot) problems.push(`${key}: hot loop, ${loops.perSecond[key]}/s`)
     for (const p of problems.slice(0, 20)) options.log(p)
     options.log(
       `accepted ${accepted}, stored ${stored.length}, 5xx ${serverErrors}, no field path ${withoutPath}, ` +
-        `readyz failures ${ready.failures}/${ready.probes}, webhook restarted ${restarted}`,
+        `readyz failures ${ready.failures}/${ready.probes}, webhook restarted ${restarted}, ` +
+        `hot loops ${loops.hot.length} (max ${Math.max(0, ...Object.values(loops.perSecond))}/s)`,
     )
     return {
       id: badInputScenario.id,
@@ -168,12 +183,21 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
       seed: options.seed,
       runs: cases.length,
       faultsInjected: cases.length,
-      // No Machine is ever created or reconciled here: nothing can be doubled, orphaned or stuck.
+      // The Machines created are only those no Node can be made for: none can be doubled or
+      // orphaned, and they are meant to stay unprovisioned.
       duplicates: 'n/a',
       orphans: 'n/a',
       stuck: 'n/a',
-      // Anything refused the wrong way counts: stored, 5xx, no field path, webhook down.
-      lost: accepted + stored.length + serverErrors + withoutPath + ready.failures + restarted,
+      // Anything refused the wrong way counts: stored, 5xx, no field path, webhook down, and a
+      // key reconciled more than hotPerSecond times a second.
+      lost:
+        accepted +
+        stored.length +
+        serverErrors +
+        withoutPath +
+        ready.failures +
+        restarted +
+        loops.hot.length,
       details: {
         byKindVersionMutation: byGroup,
         viaKubectl: results.filter((r) => r.result.via === 'kubectl').length,
@@ -186,17 +210,20 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
         webhookPid: webhook.pid,
         webhookRestarted: restarted,
         problems: problems.slice(0, 50),
+        hotLoops: loops,
       },
     }
   } finally {
-    await transport
-      .request({
-        method: 'DELETE',
-        path: `/api/v1/namespaces/${namespace}`,
-        verb: 'delete',
-        resource: 'namespaces',
-      })
-      .catch(() => {})
+    for (const name of [namespace, `${namespace}-loops`]) {
+      await transport
+        .request({
+          method: 'DELETE',
+          path: `/api/v1/namespaces/${name}`,
+          verb: 'delete',
+          resource: 'namespaces',
+        })
+        .catch(() => {})
+    }
     transport.close()
     await api?.uninstall()
     await webhook?.stop()
