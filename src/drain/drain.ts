@@ -33,7 +33,7 @@ export async function drainNodePass(
     failed: [],
     waitingFor: [],
     warnings: [],
-    skipped: 0,
+    skipped: [],
   }
   const gracePeriodSeconds = options.nodeUnreachable ? 1 : undefined
   let budget = options.maxEvictions ?? 50
@@ -42,7 +42,7 @@ export async function drainNodePass(
     const decision = decidePod(pod, options)
     const key = podKey(pod)
     if (decision.action === 'skip') {
-      result.skipped++
+      result.skipped.push({ pod: key, reason: decision.reason })
       continue
     }
     if (decision.action === 'wait' || budget <= 0) {

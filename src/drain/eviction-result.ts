@@ -11,8 +11,8 @@ export interface EvictionResult {
   waitingFor: string[]
   /** Pods evicted with a warning (emptyDir data, no controller). */
   warnings: Array<{ pod: string; warning: string }>
-  /** Pods left on the Node on purpose (DaemonSet, mirror, finished, skip label). */
-  skipped: number
+  /** Pods left on the Node on purpose (DaemonSet, mirror, skip label), with why. */
+  skipped: Array<{ pod: string; reason: string }>
 }
 
 /** True when nothing that must leave the Node is left on it. */

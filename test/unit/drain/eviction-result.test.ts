@@ -11,7 +11,7 @@ const empty: EvictionResult = {
   failed: [],
   waitingFor: [],
   warnings: [],
-  skipped: 3,
+  skipped: [],
 }
 
 describe('drain result', () => {

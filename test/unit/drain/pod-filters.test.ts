@@ -48,16 +48,46 @@ describe('decidePod', () => {
   it.each([
     ['a ReplicaSet pod is evicted', pod({ owner: 'ReplicaSet' }), false, { action: 'evict' }],
     [
-      'a succeeded pod is left alone',
+      "a succeeded Job's pod goes, as in kubectl",
       pod({ phase: 'Succeeded', owner: 'Job' }),
       false,
-      { action: 'skip', reason: 'finished' },
+      { action: 'evict' },
     ],
     [
-      'a failed pod is left alone',
-      pod({ phase: 'Failed' }),
+      'a failed pod without controller or with emptyDir goes without a warning',
+      pod({ phase: 'Failed', emptyDir: true }),
       false,
-      { action: 'skip', reason: 'finished' },
+      { action: 'evict' },
+    ],
+    [
+      'a finished DaemonSet pod goes (a running one stays)',
+      pod({ phase: 'Failed', owner: 'DaemonSet' }),
+      false,
+      { action: 'evict' },
+    ],
+    [
+      'a finished mirror pod stays: the API cannot delete it',
+      pod({ phase: 'Succeeded', annotations: { 'kubernetes.io/config.mirror': 'abc' } }),
+      false,
+      { action: 'skip', reason: 'mirror pod' },
+    ],
+    [
+      'a finished pod with the skip label stays',
+      pod({ phase: 'Succeeded', owner: 'Job', labels: { [LABELS.drain]: 'skip' } }),
+      false,
+      { action: 'skip', reason: `label ${LABELS.drain}=skip` },
+    ],
+    [
+      'a wait-completed pod that completed goes',
+      pod({ phase: 'Succeeded', owner: 'Job', labels: { [LABELS.drain]: 'wait-completed' } }),
+      false,
+      { action: 'evict' },
+    ],
+    [
+      'a finished pod being deleted is waited for like any other',
+      pod({ phase: 'Succeeded', owner: 'Job', deletedSecondsAgo: 3 }),
+      false,
+      { action: 'wait', reason: 'terminating' },
     ],
     [
       'a DaemonSet pod stays',
