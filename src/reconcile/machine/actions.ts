@@ -68,6 +68,11 @@ export interface MachinePlan {
   deleting?: Problem
   events: PlannedEvent[]
   requeueAfterMs?: number
+  /**
+   * A transient failure without a delay of its own: the reconcile writes status, then fails with
+   * it, so the runner's per-key backoff paces the retry.
+   */
+  backoff?: Problem
   /** Deletion stage timers to start (status.deletion). */
   startTimers?: Record<string, string>
 }

@@ -13,9 +13,8 @@ import type { Machine } from '../../api/v1beta1/machine'
 import { drainNodePass } from '../../drain/drain'
 import { drainCompleted, drainMessage } from '../../drain/eviction-result'
 import { kubeDrainClient } from '../../drain/kube-drain-client'
-import { coreTypes, type KubeObject } from '../../kube/resource'
+import { coreTypes, type KubeObject, refOf } from '../../kube/resource'
 import { toActuatorMachine } from '../../providers/machine'
-import { hasOwnOutcome } from '../../providers/typed-actuator'
 import { recordEvent } from '../shared/events'
 import type { MachineAction } from './actions'
 import { type ClaimHolder, createClaimAnnotation, formatClaim } from './claim-holder'
@@ -23,13 +22,14 @@ import type { MachineDeps } from './machine-deps'
 import { legacyMachineFinalizer, machineFinalizer } from './machine-deps'
 import { findNode, writeNodeSync } from './node-linking'
 import type { ConditionFact, MachineObservation } from './observation'
-import { deletionFacts, failureFacts, type ResolvedProvider } from './observe'
+import { deletionFacts } from './observe'
+import type { MachineProvider } from './provider-context'
 
 /** What the executor works with besides the observation. */
 export interface MachineExecutor {
   deps: MachineDeps
   /** Undefined when no provider is usable (the planner then plans no provider action). */
-  provider: ResolvedProvider | undefined
+  provider: MachineProvider | undefined
   holder: ClaimHolder
   now: Date
 }
@@ -62,16 +62,12 @@ export async function executeMachineAction(
       return { ...obs, machine: claimed, claim: { at: exec.now, mine: true, holderDead: false } }
     }
     case 'create-instance': {
-      const provider = required(exec.provider)
-      try {
-        const result = await provider.actuator.create(provider.ctx, toActuatorMachine(machine))
-        event('Normal', 'InstanceCreated', `Created instance ${result.providerID}`)
-        return { ...obs, instance: { state: 'present', result, created: true } }
-      } catch (error) {
-        // Retried with backoff by the runner: drop the claim first, so the retry need not wait.
-        if (!hasOwnOutcome(error)) await releaseClaim(deps, machine)
-        return { ...obs, instance: { state: 'failed', failure: failureFacts(error) } }
-      }
+      const view = toActuatorMachine(machine)
+      const created = await required(exec.provider).call((a, ctx) => a.create(ctx, view))
+      if (!created.ok) return { ...obs, instance: { state: 'failed', failure: created.failure } }
+      const result = created.value
+      event('Normal', 'InstanceCreated', `Created instance ${result.providerID}`)
+      return { ...obs, instance: { state: 'present', result, created: true } }
     }
     case 'release-claim':
       return { ...obs, machine: await releaseClaim(deps, machine), claim: undefined }
@@ -146,19 +142,14 @@ export async function executeMachineAction(
         { type: 'VolumesDetached', status: 'True', reason: action.reason, message: '' },
       )
     case 'terminate-instance': {
-      const provider = required(exec.provider)
-      try {
-        const result = await provider.actuator.delete(provider.ctx, toActuatorMachine(machine))
-        if (!result.done) {
-          return {
-            ...obs,
-            instance: { state: 'terminating', requeueAfterMs: result.requeueAfterMs },
-          }
-        }
-        return { ...obs, instance: { state: 'absent' }, node: await nodeAfterInstance(deps, obs) }
-      } catch (error) {
-        return { ...obs, instance: { state: 'failed', failure: failureFacts(error) } }
+      const view = toActuatorMachine(machine)
+      const deleted = await required(exec.provider).call((a, ctx) => a.delete(ctx, view))
+      if (!deleted.ok) return { ...obs, instance: { state: 'failed', failure: deleted.failure } }
+      const result = deleted.value
+      if (!result.done) {
+        return { ...obs, instance: { state: 'terminating', requeueAfterMs: result.requeueAfterMs } }
       }
+      return { ...obs, instance: { state: 'absent' }, node: await nodeAfterInstance(deps, obs) }
     }
     case 'delete-node': {
       try {
@@ -209,10 +200,6 @@ function withoutOurFinalizers(machine: Machine): string[] {
   return ((machine as KubeObject).metadata?.finalizers ?? []).filter((f) => !ours.includes(f))
 }
 
-function refOf(machine: Machine): { namespace: string; name: string } {
-  return { namespace: machine.metadata.namespace ?? '', name: machine.metadata.name ?? '' }
-}
-
 /** A merge patch of the Machine, conditioned on the resourceVersion this reconcile holds. */
 async function patchMachine(
   deps: MachineDeps,
@@ -220,10 +207,14 @@ async function patchMachine(
   patch: { metadata: Record<string, unknown>; spec?: Record<string, unknown> },
 ): Promise<Machine> {
   const resourceVersion = (machine.metadata as { resourceVersion?: string }).resourceVersion
-  return await deps.kube.mergePatch<Machine>(machineApiTypes.machine, refOf(machine), {
-    ...patch,
-    metadata: { ...patch.metadata, resourceVersion },
-  })
+  return await deps.kube.mergePatch<Machine>(
+    machineApiTypes.machine,
+    refOf(machine as KubeObject),
+    {
+      ...patch,
+      metadata: { ...patch.metadata, resourceVersion },
+    },
+  )
 }
 
 /** The create claim of this reconcile, as the annotations of a Machine patch. */
@@ -235,14 +226,14 @@ function claimAnnotation(exec: MachineExecutor): Record<string, string> {
 async function releaseClaim(deps: MachineDeps, machine: Machine): Promise<Machine> {
   const patch = { metadata: { annotations: { [createClaimAnnotation]: null } } }
   return await deps.kube
-    .mergePatch<Machine>(machineApiTypes.machine, refOf(machine), patch)
+    .mergePatch<Machine>(machineApiTypes.machine, refOf(machine as KubeObject), patch)
     .catch((error: unknown) => {
       deps.log.warn({ err: String(error) }, 'could not release create claim')
       return machine
     })
 }
 
-function required(provider: ResolvedProvider | undefined): ResolvedProvider {
+function required(provider: MachineProvider | undefined): MachineProvider {
   if (!provider) throw new Error('the planner asked for a provider call without a provider')
   return provider
 }

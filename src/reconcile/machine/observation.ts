@@ -6,19 +6,13 @@
 import type { V1Node } from '@kubernetes/client-node'
 import type { Machine } from '../../api/v1beta1/machine'
 import type { ProviderResult } from '../../providers/actuator'
+import type { ProviderFailure } from '../runtime/classify'
 import type { DeletionTimers } from './deletion-plan'
 
 /** A reason (condition and Event reason) and a message a human can act on. */
 export interface Problem {
   reason: string
   message: string
-}
-
-/** A provider call that failed, as data: permanent failures wait for a configuration change. */
-export interface ProviderFailureFacts extends Problem {
-  permanent: boolean
-  /** The provider's suggested delay (transient failures only). */
-  retryAfterMs?: number
 }
 
 /** What the provider reported about the Machine's instance. */
@@ -30,7 +24,8 @@ export type InstanceObservation =
   | { state: 'present'; result?: ProviderResult | undefined; created?: boolean }
   /** Termination started this pass and is still going; look again after `requeueAfterMs`. */
   | { state: 'terminating'; requeueAfterMs: number | undefined }
-  | { state: 'failed'; failure: ProviderFailureFacts }
+  /** A provider call (exists, update, create or delete) failed, classified by classify.ts. */
+  | { state: 'failed'; failure: ProviderFailure }
 
 /** The Machine's Node. */
 export type NodeObservation =

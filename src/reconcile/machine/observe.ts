@@ -7,12 +7,9 @@ import type { V1Node } from '@kubernetes/client-node'
 import { machineApiTypes } from '../../api/resource-types'
 import type { Machine } from '../../api/v1beta1/machine'
 import type { MachineClass } from '../../api/v1beta1/machine-class'
-import { PermanentError } from '../../errors'
 import { listPages } from '../../kube/paged-list'
 import { coreTypes, type KubeObject, type ResourceType } from '../../kube/resource'
-import type { Actuator, ActuatorContext } from '../../providers/actuator'
 import { toActuatorMachine } from '../../providers/machine'
-import { hasOwnOutcome, typedActuator } from '../../providers/typed-actuator'
 import { isConditionTrue } from '../shared/conditions'
 import { hasFinalizer } from './actions'
 import { type ClaimHolder, createClaimAnnotation, parseClaim } from './claim-holder'
@@ -24,25 +21,18 @@ import type {
   MachineObservation,
   NodeObservation,
   Problem,
-  ProviderFailureFacts,
 } from './observation'
-import { providerContext } from './provider-context'
+import { type MachineProvider, machineProvider } from './provider-context'
 import { resolveProvider } from './provider-resolution'
-
-/** The Machine's provider, ready to call (every call goes through the typed boundary). */
-export interface ResolvedProvider {
-  actuator: Actuator
-  ctx: ActuatorContext
-}
 
 /** Observes `machine`; also returns its provider for the executor, when one is usable. */
 export async function observeMachine(
   deps: MachineDeps,
   machine: Machine,
   holder: ClaimHolder,
-): Promise<{ observation: MachineObservation; provider: ResolvedProvider | undefined }> {
+): Promise<{ observation: MachineObservation; provider: MachineProvider | undefined }> {
   const resolved = await resolveMachineProvider(deps, machine)
-  const provider = 'actuator' in resolved ? resolved : undefined
+  const provider = 'call' in resolved ? resolved : undefined
   const deleting = Boolean((machine as KubeObject).metadata?.deletionTimestamp)
   const status = machine.status
   const failedForGeneration =
@@ -74,7 +64,7 @@ export async function observeMachine(
 async function resolveMachineProvider(
   deps: MachineDeps,
   machine: Machine,
-): Promise<ResolvedProvider | Problem> {
+): Promise<MachineProvider | Problem> {
   const classRef = machine.spec.classRef
   const machineClass = classRef
     ? await deps.kube.get<MachineClass>(machineApiTypes.machineClass, {
@@ -91,10 +81,7 @@ async function resolveMachineProvider(
       message: `provider "${resolution.provider}" is not available in this deployment (have: ${deps.providers.names().join(', ') || 'none'})`,
     }
   }
-  return {
-    actuator: typedActuator(provider.actuator),
-    ctx: providerContext(deps, machine, resolution),
-  }
+  return machineProvider(deps, machine, provider.actuator, resolution)
 }
 
 /**
@@ -114,35 +101,18 @@ function neverCreated(machine: Machine, deleting: boolean): boolean {
  * (`update`). A failure is an observation too: the planner decides what it means.
  */
 async function askInstance(
-  provider: ResolvedProvider,
+  provider: MachineProvider,
   machine: Machine,
   deleting: boolean,
 ): Promise<InstanceObservation> {
   const view = toActuatorMachine(machine)
-  try {
-    if (!(await provider.actuator.exists(provider.ctx, view))) return { state: 'absent' }
-    if (deleting) return { state: 'present' }
-    return { state: 'present', result: await provider.actuator.update(provider.ctx, view) }
-  } catch (error) {
-    return { state: 'failed', failure: failureFacts(error) }
-  }
-}
-
-/**
- * A provider failure as data: its reason, message, permanence and retry delay. A failure that
- * names no delay of its own is thrown on to the runner, whose per-key backoff applies.
- */
-export function failureFacts(error: unknown): ProviderFailureFacts {
-  if (!hasOwnOutcome(error)) throw error
-  if (error instanceof PermanentError) {
-    return { reason: error.reason, message: error.message, permanent: true }
-  }
-  return {
-    reason: error.reason,
-    message: error.message,
-    permanent: false,
-    retryAfterMs: error.retryAfterMs,
-  }
+  const exists = await provider.call((actuator, ctx) => actuator.exists(ctx, view))
+  if (!exists.ok) return { state: 'failed', failure: exists.failure }
+  if (!exists.value) return { state: 'absent' }
+  if (deleting) return { state: 'present' }
+  const update = await provider.call((actuator, ctx) => actuator.update(ctx, view))
+  if (!update.ok) return { state: 'failed', failure: update.failure }
+  return { state: 'present', result: update.value }
 }
 
 /** The Node status.nodeRef names, or `not-looked-up` when the Machine is not linked yet. */

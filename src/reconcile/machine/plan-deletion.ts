@@ -1,8 +1,7 @@
 /**
  * @module The Machine planner while the Machine is being deleted: turns the pure deletion sequence
  * (deletion-plan.ts) into the next action, or a wait with the Deleting condition's reason. A
- * provider failure holds deletion with its reason: a transient one is retried after the provider's
- * delay, an invalid configuration (e.g. revoked credentials) is re-checked slowly, never hot.
+ * provider failure holds deletion with its reason (provider-failure.ts).
  */
 import { parseDurationMs } from '../../api/shared/duration'
 import type { KubeObject } from '../../kube/resource'
@@ -12,7 +11,6 @@ import {
   type MachinePlan,
   type MachinePlanSettings,
   timer,
-  warning,
 } from './actions'
 import {
   type DeletionObservation,
@@ -22,6 +20,7 @@ import {
 } from './deletion-plan'
 import { configurationRetryMs } from './machine-deps'
 import type { MachineObservation } from './observation'
+import { providerFailurePlan } from './provider-failure'
 
 /** Plans the next deletion step for a Machine with a deletionTimestamp. */
 export function planDeletionPass(
@@ -42,14 +41,7 @@ export function planDeletionPass(
     return { deleting, events: [], requeueAfterMs: configurationRetryMs }
   }
   const instance = obs.instance
-  if (instance.state === 'failed') {
-    const { permanent, retryAfterMs, ...deleting } = instance.failure
-    return {
-      deleting,
-      events: [warning(deleting)],
-      requeueAfterMs: permanent ? configurationRetryMs : (retryAfterMs ?? settings.deletionRetryMs),
-    }
-  }
+  if (instance.state === 'failed') return providerFailurePlan(instance.failure, 'deletion')
   if (instance.state === 'terminating') {
     return {
       deleting: {

@@ -24,6 +24,7 @@ import { configurationRetryMs, legacyMachineFinalizer, machineFinalizer } from '
 import { nodeWishes, planNodeSync } from './node-sync'
 import type { MachineObservation } from './observation'
 import { planDeletionPass } from './plan-deletion'
+import { providerFailurePlan } from './provider-failure'
 
 /** Plans the next step for `obs` at `now`. */
 export function planMachine(
@@ -56,14 +57,9 @@ export function planMachine(
   const instance = obs.instance
   switch (instance.state) {
     case 'failed': {
+      // Drop this reconcile's create claim first, so the retry need not wait for it.
       if (obs.claim?.mine) return { action: { type: 'release-claim' }, events: [] }
-      const { permanent, retryAfterMs, ...failure } = instance.failure
-      if (permanent) return { failure, events: [warning(failure)] }
-      return {
-        infrastructureProblem: failure,
-        events: [warning(failure)],
-        requeueAfterMs: retryAfterMs,
-      }
+      return providerFailurePlan(instance.failure, 'provisioning')
     }
     case 'absent':
       return planCreate(obs, now, settings)

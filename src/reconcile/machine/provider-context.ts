@@ -1,27 +1,43 @@
 /**
- * @module Builds the ActuatorContext a provider call gets: the resolved spec, a Secret reader
- * limited to the Machine's namespace, the Event recorder on the Machine, an abort signal, the clock
- * and the reconcile's own Kubernetes client (one read of the kwok Node serves provider and link).
+ * @module How the Machine kind calls its provider: each call gets its own ActuatorContext (the
+ * resolved spec, a Secret reader limited to the Machine's namespace, the Event recorder on the
+ * Machine, the clock and the reconcile's own Kubernetes client, so one read of the kwok Node serves
+ * provider and link) with an abort signal made at the call: the runner's signal for the reconcile
+ * combined with a timeout for this one call. Whatever the call throws comes back classified
+ * (classify.ts), the same way for exists, update, create and delete.
  */
 import type { Machine } from '../../api/v1beta1/machine'
 import type { KubeObject } from '../../kube/resource'
-import type { ActuatorContext, SecretRef } from '../../providers/actuator'
+import type { Actuator, ActuatorContext, SecretRef } from '../../providers/actuator'
 import { namespacedSecretReader } from '../../providers/secret-reader'
+import { classifyProviderError, type ProviderFailure } from '../runtime/classify'
 import { recordEvent } from '../shared/events'
 import { defaultProviderCallTimeoutMs, type MachineDeps } from './machine-deps'
 
-/** The context of the Machine's provider calls; its Events are recorded on the Machine. */
-export function providerContext(
+/** A provider call's answer, or its failure as data. */
+export type ProviderCallResult<T> = { ok: true; value: T } | { ok: false; failure: ProviderFailure }
+
+/** The Machine's provider, ready to call. */
+export interface MachineProvider {
+  /** Runs one call of the actuator; never throws. */
+  call<T>(
+    use: (actuator: Actuator, ctx: ActuatorContext) => Promise<T>,
+  ): Promise<ProviderCallResult<T>>
+}
+
+/** The provider of `machine`, its calls made with the context of `resolved`. */
+export function machineProvider(
   deps: MachineDeps,
   machine: Machine,
+  actuator: Actuator,
   resolved: {
     providerSpec: unknown
     credentialsSecretRef?: SecretRef
     userDataSecretRef?: SecretRef
   },
-): ActuatorContext {
+): MachineProvider {
   const namespace = machine.metadata.namespace ?? ''
-  return {
+  const context: Omit<ActuatorContext, 'signal'> = {
     providerSpec: resolved.providerSpec,
     credentialsSecretRef: resolved.credentialsSecretRef,
     userDataSecretRef: resolved.userDataSecretRef,
@@ -32,8 +48,25 @@ export function providerContext(
         void recordEvent(deps, machine as KubeObject, { type, reason, message })
       },
     },
-    signal: AbortSignal.timeout(deps.providerCallTimeoutMs ?? defaultProviderCallTimeoutMs),
     clock: deps.clock,
     kube: deps.kube,
   }
+  return {
+    async call(use) {
+      try {
+        return { ok: true, value: await use(actuator, { ...context, signal: callSignal(deps) }) }
+      } catch (error) {
+        return { ok: false, failure: classifyProviderError(error) }
+      }
+    },
+  }
+}
+
+/**
+ * Aborted when this call runs past the provider call timeout, counted from now, or when the
+ * runner abandons the reconcile (its deadline), whichever comes first.
+ */
+function callSignal(deps: MachineDeps): AbortSignal {
+  const timeout = AbortSignal.timeout(deps.providerCallTimeoutMs ?? defaultProviderCallTimeoutMs)
+  return deps.signal ? AbortSignal.any([deps.signal, timeout]) : timeout
 }

@@ -2,14 +2,17 @@
  * @module The Machine reconcile: read the Machine, observe its provider, instance and Node, then
  * plan (pure) and execute one action at a time, folding each outcome into the observation, until
  * the plan has nothing left to do. Status is computed once from the result and written last, with
- * a resourceVersion precondition.
+ * a resourceVersion precondition (runtime/status-write.ts); a failure the plan leaves to the
+ * runner's backoff is thrown only after it.
  */
 import { machineApiTypes } from '../../api/resource-types'
 import type { Machine } from '../../api/v1beta1/machine'
+import { TransientError } from '../../errors'
 import { hasKubeReason } from '../../kube/errors'
 import type { ObjectKey } from '../../kube/object-key'
 import type { KubeObject } from '../../kube/resource'
 import type { Controller, ReconcileDeps, ReconcileResult } from '../runtime/controller'
+import { writeStatus } from '../runtime/status-write'
 import { recordEvent } from '../shared/events'
 import { statusUnchanged } from '../shared/status-unchanged'
 import { hasFinalizer, type MachinePlan, type MachinePlanSettings } from './actions'
@@ -83,8 +86,12 @@ export async function reconcileMachine(
     plan = planMachine(obs, now, settings)
   }
   obs = withTimers(obs, plan)
+  // The runner abandoned this run (its deadline): a newer one owns the Machine now.
+  deps.signal?.throwIfAborted()
   for (const e of plan.events) void recordEvent(deps, obs.machine as KubeObject, e)
-  if (!deleted(obs)) await writeStatus(deps, obs.machine, computeMachineStatus(obs, plan, now))
+  if (!deleted(obs))
+    await writeMachineStatus(deps, obs.machine, computeMachineStatus(obs, plan, now))
+  if (plan.backoff) throw new TransientError(plan.backoff.message, { reason: plan.backoff.reason })
   const requeueAfterMs = plan.action ? 0 : plan.requeueAfterMs
   return requeueAfterMs === undefined ? {} : { requeueAfterMs }
 }
@@ -106,17 +113,18 @@ function withTimers(obs: MachineObservation, plan: MachinePlan): MachineObservat
   return { ...obs, deletion: { ...obs.deletion, startedTimers } }
 }
 
-async function writeStatus(deps: MachineDeps, machine: Machine, status: object): Promise<void> {
+async function writeMachineStatus(
+  deps: MachineDeps,
+  machine: Machine,
+  status: object,
+): Promise<void> {
   // A converged Machine (most reconciles: sweeps, Node heartbeats) needs no write.
   if (statusUnchanged(machine.status, status)) return
-  const m = machine.metadata as KubeObject['metadata'] & object
   try {
-    await deps.kube.mergePatch(
-      machineApiTypes.machine,
-      { namespace: m.namespace, name: m.name ?? '' },
-      { metadata: { resourceVersion: m.resourceVersion }, status },
-      { subresource: 'status' },
-    )
+    await writeStatus(deps.kube, machineApiTypes.machine, {
+      observed: machine as KubeObject,
+      status,
+    })
   } catch (error) {
     // The finalizer was just removed and the Machine is gone: nothing left to report on.
     if (hasKubeReason(error, 'NotFound')) return

@@ -1,8 +1,10 @@
 /**
  * @module The one place that maps a thrown value to an outcome. Boundaries only classify into
- * types (TransientError, PermanentError, KubeApiError); what each means for retries is decided here.
+ * types (TransientError, PermanentError, KubeApiError); what each means for retries is decided here:
+ * `classifyError` for a failed reconcile (the runner), `classifyProviderError` for a failed provider
+ * call (create, update, delete and exists alike), which the Machine kind records on the Machine.
  */
-import { PermanentError, TransientError } from '../../errors'
+import { errorMessage, PermanentError, TransientError } from '../../errors'
 import { asKubeApiError } from '../../kube/errors'
 
 /** What to do about a failed reconcile. */
@@ -42,4 +44,31 @@ export function classifyError(error: unknown): ErrorOutcome {
     }
   }
   return { type: 'retry', reason: 'Unknown', retryAfterMs: undefined }
+}
+
+/** A failed provider call as data: a condition and Event reason, a message, and when to retry. */
+export interface ProviderFailure {
+  reason: string
+  message: string
+  /** Retrying the same configuration cannot succeed: wait for the user to change something. */
+  permanent: boolean
+  /** The provider's own delay; undefined: the runner's per-key backoff applies. */
+  retryAfterMs?: number | undefined
+}
+
+/**
+ * Classifies what a provider call threw. Typed errors keep their reason and delay; an aborted call
+ * (the per-call timeout or the reconcile's deadline) is `ProviderTimeout`, anything a provider did
+ * not classify `ProviderError`, both without a delay of their own, so they are retried with backoff
+ * rather than failing a Machine for good.
+ */
+export function classifyProviderError(error: unknown): ProviderFailure {
+  const message = errorMessage(error)
+  if (error instanceof PermanentError) return { reason: error.reason, message, permanent: true }
+  if (error instanceof TransientError) {
+    return { reason: error.reason, message, permanent: false, retryAfterMs: error.retryAfterMs }
+  }
+  const name = error instanceof Error ? error.name : ''
+  const aborted = name === 'AbortError' || name === 'TimeoutError'
+  return { reason: aborted ? 'ProviderTimeout' : 'ProviderError', message, permanent: false }
 }

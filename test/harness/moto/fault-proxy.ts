@@ -16,6 +16,11 @@ export interface Fault {
   times?: number
   /** Only requests whose parameters match (e.g. `InstanceType` of RunInstances) fail. */
   when?: (params: URLSearchParams) => boolean
+  /**
+   * Never answer matching requests (a blackholed call): the caller's timeout or abort ends them.
+   * `code` then only names the fault in `injected()`.
+   */
+  hang?: boolean
 }
 
 /** An AWS error answer: its code and HTTP status. */
@@ -70,7 +75,10 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   const injected: Record<string, number> = {}
   let random: RandomFaults | undefined
 
-  function pickFault(action: string, params: URLSearchParams): ErrorAnswer | undefined {
+  function pickFault(
+    action: string,
+    params: URLSearchParams,
+  ): (ErrorAnswer & { hang?: boolean }) | undefined {
     const fault = faults.find(
       (f) => f.action === action && f.left > 0 && (f.when === undefined || f.when(params)),
     )
@@ -92,6 +100,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     if (fault) {
       const key = `${action}/${fault.code}`
       injected[key] = (injected[key] ?? 0) + 1
+      if (fault.hang) return
       res.writeHead(fault.status, { 'content-type': 'text/xml' })
       res.end(errorXml(fault.code))
       return

@@ -1,8 +1,11 @@
 /**
  * Provider failures during deletion keep their type (regression): with the aws provider behind a
  * fault proxy in front of moto, a throttled DescribeInstances or TerminateInstances holds the
- * deletion for the provider's suggested delay (not a 500 ms backoff), and an invalid configuration
- * (revoked permissions) is a Deleting condition with its reason and one Event, re-checked slowly.
+ * deletion for the provider's suggested delay (not a 500 ms backoff), a TerminateInstances that
+ * never answers is a ProviderTimeout retried with backoff, and an invalid configuration (revoked
+ * permissions) is a Deleting condition with its reason and one Event, re-checked slowly. Each is
+ * the Deleting condition's reason and a Warning Event on the Machine, and the delete completes
+ * once EC2 answers again.
  * Reconciles are driven directly so the EC2 calls between attempts can be counted exactly.
  */
 
@@ -31,16 +34,19 @@ beforeAll(async () => {
   })
 })
 
-function deps(): MachineDeps {
+function deps(providerCallTimeoutMs: number): MachineDeps {
   return {
     ...machineDeps(kube(), createProviderRegistry([aws().provider])),
-    providerCallTimeoutMs: 30_000,
+    providerCallTimeoutMs,
   }
 }
 
 /** One reconcile through the runner, as a transport runs it: its outcome schedules the next. */
-async function reconcile(name: string) {
-  const runner = createRunner({ controllers: [machineController], deps: deps() })
+async function reconcile(name: string, providerCallTimeoutMs = 30_000) {
+  const runner = createRunner({
+    controllers: [machineController],
+    deps: deps(providerCallTimeoutMs),
+  })
   return await runner.run({ kind: 'Machine', namespace: namespace(), name })
 }
 
@@ -103,6 +109,28 @@ describe('provider failures while deleting a Machine', () => {
       reason: 'Throttled',
     })
     expect(await warningReasons(name)).toContain('Throttled')
+
+    aws().proxy.clearFaults()
+    await reconcileUntilGone(name)
+  })
+
+  it('a TerminateInstances that never answers is a ProviderTimeout condition and Event, retried with backoff', async () => {
+    const name = 'timed-out-terminate'
+    await deletingMachine(name)
+    aws().proxy.inject({ action: 'TerminateInstances', code: 'NoAnswer', status: 0, hang: true })
+
+    // The call is aborted after its own timeout; the SDK does not retry an aborted call.
+    const outcome = await reconcile(name, 2_000)
+    expect(aws().proxy.injected()).toEqual({ 'TerminateInstances/NoAnswer': 1 })
+    // No delay of its own: the runner's per-key backoff paces the retry.
+    expect(outcome).toMatchObject({ type: 'retry', reason: 'ProviderTimeout' })
+    const machine = await readMachine(kube(), namespace(), name)
+    expect(machine?.status?.phase).toBe('Deleting')
+    expect(machineCondition(machine, 'Deleting')).toMatchObject({
+      status: 'True',
+      reason: 'ProviderTimeout',
+    })
+    expect(await warningReasons(name)).toContain('ProviderTimeout')
 
     aws().proxy.clearFaults()
     await reconcileUntilGone(name)

@@ -4,12 +4,12 @@
  * for secrets. (These are the caller's side of the port, not fakes of any provider.)
  */
 
+import type { PermanentError, TransientError } from '../../../src/errors'
 import { createKubeClient } from '../../../src/kube/dynamic-client'
 import { createHttpTransport } from '../../../src/kube/http-transport'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import type { Logger } from '../../../src/observability/logger'
 import type { ActuatorContext, SecretRef } from '../../../src/providers/actuator'
-import type { ProviderFailure } from '../../../src/providers/typed-actuator'
 import { testKubeConfig } from '../../harness/kube'
 
 /** Everything a context recorded. */
@@ -74,6 +74,9 @@ export function testContext(options: TestContextOptions): {
   }
   return { ctx, recorded }
 }
+
+/** A provider's typed failure. */
+type ProviderFailure = TransientError | PermanentError
 
 /** The error `promise` rejects with; fails the test when it resolves. */
 export async function rejection(promise: Promise<unknown>): Promise<ProviderFailure> {

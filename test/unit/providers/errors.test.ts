@@ -7,8 +7,7 @@ import {
   NotFoundError,
   ThrottledError,
 } from '../../../src/providers/errors'
-import { hasOwnOutcome, toProviderFailure } from '../../../src/providers/typed-actuator'
-import { classifyError } from '../../../src/reconcile/runtime/classify'
+import { classifyError, classifyProviderError } from '../../../src/reconcile/runtime/classify'
 
 describe('provider errors', () => {
   it.each([
@@ -55,39 +54,41 @@ describe('provider errors', () => {
   })
 })
 
-describe('the actuator boundary', () => {
+describe('a failed provider call', () => {
   it.each([
-    ['an Error', new Error('boom'), 'boom', 'ProviderError'],
-    ['a string', 'boom', 'boom', 'ProviderError'],
+    ['an Error', new Error('boom'), { reason: 'ProviderError', message: 'boom' }],
+    ['a string', 'boom', { reason: 'ProviderError', message: 'boom' }],
+    [
+      'a timed-out call',
+      new DOMException('timed out', 'TimeoutError'),
+      { reason: 'ProviderTimeout', message: 'timed out' },
+    ],
     [
       'an aborted call',
-      new DOMException('timed out', 'TimeoutError'),
-      'timed out',
-      'ProviderTimeout',
+      new DOMException('aborted', 'AbortError'),
+      { reason: 'ProviderTimeout', message: 'aborted' },
     ],
-  ])('maps %s nobody classified to a transient error', (_, thrown, message, reason) => {
-    const error = toProviderFailure(thrown)
-    expect(error).toBeInstanceOf(TransientError)
-    expect(error.message).toBe(message)
-    expect(error.reason).toBe(reason)
-    expect((error as TransientError).retryAfterMs).toBeUndefined()
-  })
-
-  it('passes typed errors through unchanged', () => {
-    const error = new CapacityError('c', { reason: 'R' })
-    expect(toProviderFailure(error)).toBe(error)
+  ])('%s nobody classified is transient, paced by the runner backoff', (_, thrown, named) => {
+    expect(classifyProviderError(thrown)).toEqual({ ...named, permanent: false })
   })
 
   it.each([
-    ['a throttled error (its delay)', new ThrottledError('t', { reason: 'Throttled' }), true],
-    ['an invalid configuration', new InvalidConfigurationError('x', { reason: 'R' }), true],
     [
-      'a transient error without a delay (runner backoff)',
-      toProviderFailure(new Error('x')),
-      false,
+      'a throttled error keeps its delay',
+      new ThrottledError('t', { reason: 'Throttled' }),
+      { reason: 'Throttled', message: 't', permanent: false, retryAfterMs: 20_000 },
     ],
-    ['an apiserver error', new Error('Conflict'), false],
-  ])('%s is handled by the controller itself: %s', (_, error, own) => {
-    expect(hasOwnOutcome(error)).toBe(own)
+    [
+      'a transient error without a delay has none',
+      new TransientError('t', { reason: 'Flaky' }),
+      { reason: 'Flaky', message: 't', permanent: false, retryAfterMs: undefined },
+    ],
+    [
+      'an invalid configuration is permanent',
+      new InvalidConfigurationError('x', { reason: 'Unauthorized' }),
+      { reason: 'Unauthorized', message: 'x', permanent: true },
+    ],
+  ])('%s', (_, error, failure) => {
+    expect(classifyProviderError(error)).toEqual(failure)
   })
 })
