@@ -1,11 +1,12 @@
 /**
  * @module The Machine planner's vocabulary: the actions it returns (data the executor carries out,
- * one at a time, each folding its outcome into the next observation) and the plan around them.
+ * one at a time, reporting each one's raw outcome, which outcomes.ts folds into the next
+ * observation) and the plan around them.
  */
 import type { KubeObject } from '../../kube/resource'
 import { legacyMachineFinalizer, machineFinalizer } from './machine-deps'
 import type { NodeSyncPatch } from './node-sync'
-import type { Problem } from './observation'
+import type { DrainSkipReason, Problem, VolumeWaitSkipReason } from './observation'
 
 export type MachineAction =
   /**
@@ -29,11 +30,10 @@ export type MachineAction =
   | { type: 'sync-node'; nodeName: string; patch: NodeSyncPatch }
   /** One cordon-and-evict pass. */
   | { type: 'drain-node'; nodeName: string; nodeUnreachable: boolean }
-  | { type: 'skip-drain'; reason: 'NodeDrainTimeout' | 'DrainExcluded' | 'NodeNotFound' }
-  | {
-      type: 'skip-volume-wait'
-      reason: 'VolumeDetachTimeout' | 'VolumeWaitExcluded' | 'NodeNotFound' | 'NodeUnreachable'
-    }
+  /** End the drain without completing it (recorded as the Drained condition's reason). */
+  | { type: 'skip-drain'; reason: DrainSkipReason }
+  /** End the volume wait (recorded as the VolumesDetached condition's reason). */
+  | { type: 'skip-volume-wait'; reason: VolumeWaitSkipReason }
   /** Start or continue the instance's removal through the provider. */
   | { type: 'terminate-instance' }
   /** `giveUpOnFailure`: nodeDeletionTimeout has passed, so a failed delete leaves the Node. */

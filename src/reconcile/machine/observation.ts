@@ -7,7 +7,6 @@ import type { V1Node } from '@kubernetes/client-node'
 import type { Machine } from '../../api/v1beta1/machine'
 import type { ProviderResult } from '../../providers/actuator'
 import type { ProviderFailure } from '../runtime/classify'
-import type { DeletionTimers } from './deletion-plan'
 
 /** A reason (condition and Event reason) and a message a human can act on. */
 export interface Problem {
@@ -47,6 +46,23 @@ export interface ClaimObservation {
   holderDead: boolean
 }
 
+/** When each waiting deletion stage started (status.deletion), so timeouts survive restarts. */
+export interface DeletionTimers {
+  waitForPreDrainHookStartTime?: string
+  nodeDrainStartTime?: string
+  waitForNodeVolumeDetachStartTime?: string
+  waitForPreTerminateHookStartTime?: string
+}
+
+/** Why the drain ended without completing. */
+export type DrainSkipReason = 'NodeDrainTimeout' | 'DrainExcluded' | 'NodeNotFound'
+/** Why the wait for volumes to detach ended without them detaching. */
+export type VolumeWaitSkipReason =
+  | 'VolumeDetachTimeout'
+  | 'VolumeWaitExcluded'
+  | 'NodeNotFound'
+  | 'NodeUnreachable'
+
 /** What the deletion sequence has learned (only while the Machine is being deleted). */
 export interface DeletionFacts {
   /** Drained is True (earlier pass or this one); `drained` records how it ended this pass. */
@@ -56,16 +72,20 @@ export interface DeletionFacts {
   attachedVolumes: string[]
   /** A drain pass ran in this reconcile and did not finish: its progress message. */
   drainProgress?: string | undefined
+  /** The drain ended in this reconcile: completed on this Node, or skipped for this reason. */
+  drainEnded?: { completed: string } | { skipped: DrainSkipReason } | undefined
+  /** The volume wait was skipped in this reconcile, for this reason. */
+  volumeWaitSkipped?: VolumeWaitSkipReason | undefined
   /** Timers started in this reconcile, merged over status.deletion. */
   startedTimers: DeletionTimers
 }
 
-/** Conditions an action set during this reconcile (Drained, VolumesDetached). */
-export interface ConditionFact {
-  type: 'Drained' | 'VolumesDetached'
-  status: 'True' | 'False'
-  reason: string
-  message: string
+/** The deletion facts before anything is known (nothing finished, nothing attached). */
+export const noDeletionFacts: DeletionFacts = {
+  drained: false,
+  volumesDetached: false,
+  attachedVolumes: [],
+  startedTimers: {},
 }
 
 /** Everything the planner and computeMachineStatus read. */
@@ -78,8 +98,6 @@ export interface MachineObservation {
   claim?: ClaimObservation | undefined
   /** Set only while the Machine is being deleted. */
   deletion?: DeletionFacts | undefined
-  /** Conditions set by actions of this reconcile, on top of the computed ones. */
-  conditionFacts: ConditionFact[]
   /** True once the finalizer was removed: the Machine is about to disappear. */
   released?: boolean
 }

@@ -1,7 +1,8 @@
 /**
- * @module Reads what a Machine reconcile decides on: the provider (inline spec or MachineClass),
+ * @module Every read a Machine reconcile decides on: the provider (inline spec or MachineClass),
  * what it reports about the instance, the linked Node, the create claim and, while deleting, the
- * volumes still attached. Reads only: nothing here changes the world.
+ * volumes still attached; and the reads later in a run: the Node lookup (`find-node`) and the
+ * Node once the instance is gone. Reads only: nothing here changes the world.
  */
 import type { V1Node } from '@kubernetes/client-node'
 import { machineApiTypes } from '../../api/resource-types'
@@ -14,6 +15,7 @@ import { isConditionTrue } from '../shared/conditions'
 import { hasFinalizer } from './actions'
 import { type ClaimHolder, createClaimAnnotation, parseClaim } from './claim-holder'
 import type { MachineDeps } from './machine-deps'
+import { findNode } from './node-linking'
 import type {
   ClaimObservation,
   DeletionFacts,
@@ -55,7 +57,6 @@ export async function observeMachine(
       node,
       ...(claim ? { claim } : {}),
       ...(deleting ? { deletion: await deletionFacts(deps, machine, node) } : {}),
-      conditionFacts: [],
     },
     provider,
   }
@@ -137,8 +138,47 @@ function claimOf(machine: Machine, holder: ClaimHolder): ClaimObservation | unde
   }
 }
 
+/**
+ * The Node that joined for the instance (the `find-node` action; node-linking.ts says how). While
+ * deleting, also the volumes still attached to it.
+ */
+export async function lookUpNode(
+  deps: MachineDeps,
+  obs: MachineObservation,
+  providerID: string | undefined,
+): Promise<{ node: NodeObservation; attachedVolumes?: string[] }> {
+  const result = obs.instance.state === 'present' ? obs.instance.result : undefined
+  const node = await findNode(deps.kube, {
+    providerID,
+    nodeName: result?.nodeName,
+    addresses: result?.addresses ?? [],
+  })
+  if (!node) return { node: { state: 'missing' } }
+  const found = { state: 'found', node, linked: false } as const
+  if (!obs.deletion) return { node: found }
+  const volumes = obs.deletion.volumesDetached ? [] : await attachedVolumes(deps, node)
+  return { node: found, attachedVolumes: volumes }
+}
+
+/**
+ * The linked Node once the instance is gone, read through the reconcile's client: free when the
+ * provider's delete already read it this run (kwok, whose instance is the Node: gone or going
+ * now, so the deletion sequence does not delete it again), else what the observation read
+ * (aws: the Node object outlives its instance, and the sequence deletes it).
+ */
+export async function nodeAfterInstance(
+  deps: MachineDeps,
+  before: NodeObservation,
+): Promise<NodeObservation> {
+  if (before.state !== 'found') return before
+  const name = before.node.metadata?.name ?? ''
+  const node = await deps.kube.get<V1Node & KubeObject>(coreTypes.node, { name })
+  if (!node || node.metadata?.uid !== before.node.metadata?.uid) return { state: 'missing' }
+  return { ...before, node }
+}
+
 /** What earlier passes finished (conditions) and the volumes still attached to the Node. */
-export async function deletionFacts(
+async function deletionFacts(
   deps: MachineDeps,
   machine: Machine,
   node: NodeObservation,

@@ -5,7 +5,7 @@
  *
  * Order: finalizer (with the create claim when a create comes next) -> instance (claim, create,
  * or adopt what exists) -> record the providerID ->
- * find, link and sync the Node. A deleting Machine follows the deletion sequence (plan-deletion.ts).
+ * find, link and sync the Node. A deleting Machine follows the deletion sequence (deletion.ts).
  */
 import { LABELS } from '../../api/group'
 import { providerIdHash } from '../../api/node-link'
@@ -20,10 +20,10 @@ import {
   warning,
 } from './actions'
 import { createClaimAnnotation } from './claim-holder'
+import { planDeletionPass } from './deletion'
 import { configurationRetryMs, legacyMachineFinalizer, machineFinalizer } from './machine-deps'
 import { nodeWishes, planNodeSync } from './node-sync'
 import type { MachineObservation } from './observation'
-import { planDeletionPass } from './plan-deletion'
 import { providerFailurePlan } from './provider-failure'
 
 /** Plans the next step for `obs` at `now`. */

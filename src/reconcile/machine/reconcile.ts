@@ -1,6 +1,7 @@
 /**
  * @module The Machine reconcile: read the Machine, observe its provider, instance and Node, then
- * plan (pure) and execute one action at a time, folding each outcome into the observation, until
+ * plan (pure) and execute one action at a time, folding each raw outcome into the observation
+ * (outcomes.ts) and recording the Events that tell it, until
  * the plan has nothing left to do. Status is computed once from the result and written last, with
  * a resourceVersion precondition (runtime/status-write.ts); a failure the plan leaves to the
  * runner's backoff is thrown only after it.
@@ -25,6 +26,7 @@ import {
 } from './machine-deps'
 import type { MachineObservation } from './observation'
 import { observeMachine } from './observe'
+import { foldOutcome } from './outcomes'
 import { planMachine } from './plan'
 import { computeMachineStatus } from './status'
 
@@ -82,7 +84,12 @@ export async function reconcileMachine(
   let obs = observed.observation
   let plan = planMachine(obs, now, settings)
   for (let step = 0; plan.action && step < maxActionsPerPass; step++) {
-    obs = await executeMachineAction(exec, withTimers(obs, plan), plan.action)
+    const before = withTimers(obs, plan)
+    const outcome = await executeMachineAction(exec, before, plan.action)
+    const folded = foldOutcome(before, plan.action, outcome, now)
+    // Not awaited: an Event never holds up (or fails) the reconcile.
+    for (const e of folded.events) void recordEvent(deps, folded.obs.machine as KubeObject, e)
+    obs = folded.obs
     plan = planMachine(obs, now, settings)
   }
   obs = withTimers(obs, plan)

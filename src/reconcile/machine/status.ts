@@ -1,6 +1,7 @@
 /**
- * @module The one place that computes a Machine's status from what a reconcile observed: phase,
- * nodeRef, addresses, versions, failure fields and every condition this controller owns. Pure.
+ * @module The one place that computes a Machine's status from what a reconcile observed (and the
+ * outcomes folded into it): phase, nodeRef, addresses, versions, failure fields and every
+ * condition this controller owns, Drained and VolumesDetached included. Pure.
  *
  * Ready precedence: Deleting, then a permanent failure, then infrastructure, then the Node link,
  * then the Node's health: the first problem is the one a human must act on.
@@ -10,7 +11,7 @@ import type { MachineStatus } from '../../api/v1beta1/machine'
 import type { KubeObject } from '../../kube/resource'
 import { type ConditionInput, setConditions } from '../shared/conditions'
 import type { MachinePlan } from './actions'
-import type { MachineObservation } from './observation'
+import type { DrainSkipReason, MachineObservation } from './observation'
 
 type Phase = NonNullable<MachineStatus['phase']>
 
@@ -126,6 +127,44 @@ export function nodeHealthyCondition(node: V1Node | undefined, nodeGone: boolean
   return { type, status: 'True', reason: 'NodeReady', message: '' }
 }
 
+/**
+ * Drained, when the drain ran or ended in this reconcile (else the stored condition stands):
+ * True once it completed or was skipped (the reason says which), False while evictions go on.
+ */
+export function drainedCondition(obs: MachineObservation): ConditionInput | undefined {
+  const type = 'Drained'
+  const ended = obs.deletion?.drainEnded
+  if (ended && 'completed' in ended) {
+    return {
+      type,
+      status: 'True',
+      reason: 'DrainSucceeded',
+      message: `Node ${ended.completed} drained`,
+    }
+  }
+  if (ended)
+    return { type, status: 'True', reason: ended.skipped, message: skipDrainMessage[ended.skipped] }
+  const progress = obs.deletion?.drainProgress
+  if (progress !== undefined)
+    return { type, status: 'False', reason: 'Draining', message: progress }
+  return undefined
+}
+
+/** Why a drain was skipped, for the Drained condition and the timeout's Event. */
+export const skipDrainMessage: Record<DrainSkipReason, string> = {
+  NodeDrainTimeout: 'Drain did not finish within nodeDrainTimeout; deletion continues without it',
+  DrainExcluded: 'Drain skipped: the Machine is annotated to exclude draining',
+  NodeNotFound: 'Drain skipped: the Machine has no Node',
+}
+
+/** VolumesDetached, when the volume wait was skipped in this reconcile (its reason). */
+function volumesDetachedCondition(obs: MachineObservation): ConditionInput | undefined {
+  const skipped = obs.deletion?.volumeWaitSkipped
+  return skipped
+    ? { type: 'VolumesDetached', status: 'True', reason: skipped, message: '' }
+    : undefined
+}
+
 function readyCondition(plan: MachinePlan, parts: ConditionInput[]): ConditionInput {
   const type = 'Ready'
   if (plan.deleting)
@@ -154,7 +193,10 @@ export function computeMachineStatus(
   ]
   const owned: ConditionInput[] = [...parts]
   if (plan.deleting) owned.push({ type: 'Deleting', status: 'True', ...plan.deleting })
-  owned.push(readyCondition(plan, parts), ...obs.conditionFacts)
+  owned.push(readyCondition(plan, parts))
+  for (const stage of [drainedCondition(obs), volumesDetachedCondition(obs)]) {
+    if (stage) owned.push(stage)
+  }
   const conditions = setConditions(previous.conditions, owned, {
     time: now.toISOString(),
     generation: machine.metadata.generation,

@@ -70,7 +70,6 @@ async function seedOne(kube: KubeClient, namespace: string, name: string): Promi
       },
     },
     node: { state: 'found' as const, node: node as V1Node, linked: true },
-    conditionFacts: [],
   }
   await kube.mergePatch(
     machineApiTypes.machine,

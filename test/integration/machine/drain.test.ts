@@ -13,10 +13,7 @@ import {
 } from '@kubernetes/client-node'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { machineApiTypes } from '../../../src/api/resource-types'
-import {
-  preDrainHookPrefix,
-  preTerminateHookPrefix,
-} from '../../../src/reconcile/machine/deletion-plan'
+import { preDrainHookPrefix, preTerminateHookPrefix } from '../../../src/reconcile/machine/deletion'
 import { ignoreNotFound, uniqueName, waitFor } from '../../harness/kube'
 import { kwokNode } from '../../harness/nodes'
 import {

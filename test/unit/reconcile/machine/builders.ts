@@ -63,7 +63,6 @@ export function observed(m: Machine, extra: Partial<MachineObservation> = {}): M
     machine: m,
     instance: { state: 'not-asked' },
     node: { state: 'not-looked-up' },
-    conditionFacts: [],
     ...extra,
   }
 }

@@ -150,13 +150,13 @@ describe('computeMachineStatus', () => {
     })
   })
 
-  it('reports the deletion stage, the conditions actions set and the timers started', () => {
+  it('reports the deletion stage, the drain in progress and the timers started', () => {
     const obs = observed(machine({ deleting: true }), {
-      conditionFacts: [{ type: 'Drained', status: 'False', reason: 'Draining', message: '1 pod' }],
       deletion: {
         drained: false,
         volumesDetached: false,
         attachedVolumes: [],
+        drainProgress: '1 pod',
         startedTimers: { nodeDrainStartTime: now.toISOString() },
       },
     })
@@ -171,7 +171,11 @@ describe('computeMachineStatus', () => {
       status: 'False',
       reason: 'Deleting',
     })
-    expect(conditions.find((c) => c.type === 'Drained')).toMatchObject({ reason: 'Draining' })
+    expect(conditions.find((c) => c.type === 'Drained')).toMatchObject({
+      status: 'False',
+      reason: 'Draining',
+      message: '1 pod',
+    })
     expect(status.deletion).toEqual({ nodeDrainStartTime: now.toISOString() })
   })
 })

@@ -36,14 +36,14 @@ describe('statusUnchanged', () => {
   it('is true when a converged Machine is reconciled again (no status write)', () => {
     const linked = { state: 'found' as const, node: readyNode, linked: true }
     const first = computeMachineStatus(
-      { machine: machine(), instance: { state: 'absent' }, node: linked, conditionFacts: [] },
+      { machine: machine(), instance: { state: 'absent' }, node: linked },
       { events: [] },
       new Date('2026-12-02T12:00:00Z'),
     )
     // What the apiserver stores: the patch applied (nulls dropped).
     const stored = applyMergePatch({}, JSON.parse(JSON.stringify(first))) as Machine['status']
     const again = computeMachineStatus(
-      { machine: machine(stored), instance: { state: 'absent' }, node: linked, conditionFacts: [] },
+      { machine: machine(stored), instance: { state: 'absent' }, node: linked },
       { events: [] },
       new Date('2026-12-02T12:05:00Z'),
     )

@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest'
 import {
   type DeletionObservation,
   excludeDrainAnnotation,
+  excludeVolumeWaitAnnotation,
+  nextDeletionStep,
   nodeDeletionTimedOut,
-  planDeletion,
   preDrainHookPrefix,
   preTerminateHookPrefix,
-} from '../../../../src/reconcile/machine/deletion-plan'
+} from '../../../../src/reconcile/machine/deletion'
 
 const now = new Date('2026-12-02T12:00:00.000Z')
 const minutesAgo = (m: number) => new Date(now.getTime() - m * 60_000).toISOString()
@@ -25,68 +26,112 @@ function obs(overrides: Partial<DeletionObservation> = {}): DeletionObservation 
   }
 }
 
-describe('planDeletion', () => {
+function hookWait(reason: string, hook: string) {
+  return {
+    wait: { reason, message: `Waiting for lifecycle hooks to be removed: ${hook}` },
+    on: 'hook',
+  }
+}
+
+describe('nextDeletionStep', () => {
   it.each<[string, DeletionObservation, unknown]>([
     [
       'a pre-drain hook holds the Machine',
       obs({ annotations: { [`${preDrainHookPrefix}/backup`]: 'ops' } }),
-      { step: 'wait-pre-drain-hook', hooks: [`${preDrainHookPrefix}/backup`] },
+      hookWait('WaitingForPreDrainHook', `${preDrainHookPrefix}/backup`),
     ],
     [
       'without hooks it drains the Node',
       obs(),
-      { step: 'drain', nodeName: 'n1', nodeUnreachable: false },
+      { type: 'drain-node', nodeName: 'n1', nodeUnreachable: false },
     ],
     [
       'an unreachable Node is drained with the unreachable flag',
       obs({ node: { ...node, unreachable: true } }),
-      { step: 'drain', nodeName: 'n1', nodeUnreachable: true },
+      { type: 'drain-node', nodeName: 'n1', nodeUnreachable: true },
     ],
     [
       'no Node means nothing to drain',
       obs({ node: undefined }),
-      { step: 'skip-drain', reason: 'NodeNotFound' },
+      { type: 'skip-drain', reason: 'NodeNotFound' },
     ],
     [
       'the exclude annotation skips the drain',
       obs({ annotations: { [excludeDrainAnnotation]: '' } }),
-      { step: 'skip-drain', reason: 'DrainExcluded' },
+      { type: 'skip-drain', reason: 'DrainExcluded' },
     ],
     [
       'a drain past nodeDrainTimeout is abandoned',
       obs({ timers: { nodeDrainStartTime: minutesAgo(6) }, timeoutsMs: { nodeDrain: 5 * 60_000 } }),
-      { step: 'skip-drain', reason: 'NodeDrainTimeout' },
+      { type: 'skip-drain', reason: 'NodeDrainTimeout' },
     ],
     [
       'after the drain it waits for attached volumes',
       obs({ drained: true, node: { ...node, attachedVolumes: ['vol-1'] } }),
-      { step: 'wait-volume-detach', volumes: ['vol-1'] },
+      {
+        wait: { reason: 'WaitingForVolumeDetach', message: 'Waiting for volumes to detach: vol-1' },
+        on: 'stage',
+      },
     ],
     [
       'volumes on an unreachable Node are not waited for',
       obs({ drained: true, node: { ...node, unreachable: true, attachedVolumes: ['vol-1'] } }),
-      { step: 'skip-volume-detach', reason: 'NodeUnreachable' },
+      { type: 'skip-volume-wait', reason: 'NodeUnreachable' },
+    ],
+    [
+      'a drain pass that did not finish waits instead of draining again in the same reconcile',
+      obs({ drainProgress: '1 pod left' }),
+      { wait: { reason: 'DrainingNode', message: 'Draining Node n1: 1 pod left' }, on: 'stage' },
+    ],
+    [
+      'no Node means no volumes to wait for',
+      obs({ drained: true, node: undefined }),
+      { type: 'skip-volume-wait', reason: 'NodeNotFound' },
+    ],
+    [
+      'the exclude annotation skips the volume wait',
+      obs({
+        drained: true,
+        annotations: { [excludeVolumeWaitAnnotation]: '' },
+        node: { ...node, attachedVolumes: ['vol-1'] },
+      }),
+      { type: 'skip-volume-wait', reason: 'VolumeWaitExcluded' },
+    ],
+    [
+      'a volume wait past nodeVolumeDetachTimeout is abandoned',
+      obs({
+        drained: true,
+        node: { ...node, attachedVolumes: ['vol-1'] },
+        timers: { waitForNodeVolumeDetachStartTime: minutesAgo(6) },
+        timeoutsMs: { nodeVolumeDetach: 5 * 60_000 },
+      }),
+      { type: 'skip-volume-wait', reason: 'VolumeDetachTimeout' },
     ],
     [
       'a pre-terminate hook holds the Machine after drain',
       obs({ drained: true, annotations: { [`${preTerminateHookPrefix}/lb`]: '' } }),
-      { step: 'wait-pre-terminate-hook', hooks: [`${preTerminateHookPrefix}/lb`] },
+      hookWait('WaitingForPreTerminateHook', `${preTerminateHookPrefix}/lb`),
     ],
-    ['then the instance is deleted', obs({ drained: true }), { step: 'delete-instance' }],
+    ['then the instance is deleted', obs({ drained: true }), { type: 'terminate-instance' }],
     [
       'once the instance is gone the Node is deleted',
       obs({ instanceGone: true }),
-      { step: 'delete-node', nodeName: 'n1' },
+      { type: 'delete-node', nodeName: 'n1', giveUpOnFailure: false },
+    ],
+    [
+      'past nodeDeletionTimeout a failing Node delete is given up',
+      obs({ instanceGone: true, deletedAt: minutesAgo(2), timeoutsMs: { nodeDeletion: 60_000 } }),
+      { type: 'delete-node', nodeName: 'n1', giveUpOnFailure: true },
     ],
     [
       'a Node whose deletion already started (the kwok instance was the Node) is not deleted again',
       obs({ instanceGone: true, node: { ...node, deleting: true } }),
-      { step: 'remove-finalizer' },
+      { type: 'remove-finalizer' },
     ],
     [
       'a Node being deleted while the instance still runs is drained as before',
       obs({ node: { ...node, deleting: true } }),
-      { step: 'drain', nodeName: 'n1', nodeUnreachable: false },
+      { type: 'drain-node', nodeName: 'n1', nodeUnreachable: false },
     ],
     [
       'hooks no longer matter once the instance is gone',
@@ -95,22 +140,22 @@ describe('planDeletion', () => {
         node: undefined,
         annotations: { [`${preDrainHookPrefix}/x`]: '' },
       }),
-      { step: 'remove-finalizer' },
+      { type: 'remove-finalizer' },
     ],
     [
       'spec lifecycle hooks hold the Machine like annotation hooks',
       obs({ drained: true, specHooks: { preDrain: [], preTerminate: ['lb-deregister'] } }),
-      { step: 'wait-pre-terminate-hook', hooks: ['lb-deregister'] },
+      hookWait('WaitingForPreTerminateHook', 'lb-deregister'),
     ],
   ])('%s', (_name, observation, expected) => {
-    expect(planDeletion(observation, now).next).toEqual(expected)
+    expect(nextDeletionStep(observation, now).next).toEqual(expected)
   })
 
   it('starts each timer once and reports the drain deadline', () => {
-    const first = planDeletion(obs({ timeoutsMs: { nodeDrain: 60_000 } }), now)
+    const first = nextDeletionStep(obs({ timeoutsMs: { nodeDrain: 60_000 } }), now)
     expect(first.startTimers).toEqual({ nodeDrainStartTime: now.toISOString() })
     expect(first.deadlineMs).toBe(now.getTime() + 60_000)
-    const later = planDeletion(
+    const later = nextDeletionStep(
       obs({ timers: { nodeDrainStartTime: minutesAgo(0.5) }, timeoutsMs: { nodeDrain: 60_000 } }),
       now,
     )

@@ -1,0 +1,305 @@
+/**
+ * @module The Machine planner while the Machine is being deleted. `nextDeletionStep` is the
+ * deletion sequence as a pure function returning the executor's own action, or the wait that holds
+ * the Machine: pre-drain hooks -> cordon and drain -> volume detach -> pre-terminate hooks ->
+ * delete the instance and wait until it is gone -> delete the Node (unless its deletion already
+ * started) -> remove the finalizer. `planDeletionPass` puts it in front of what a deleting
+ * Machine needs first: the finalizer, a usable provider, a failed provider call
+ * (provider-failure.ts), a termination still going, one last Node lookup.
+ */
+import { ANNOTATIONS } from '../../api/group'
+import { parseDurationMs } from '../../api/shared/duration'
+import type { KubeObject } from '../../kube/resource'
+import {
+  hasFinalizer,
+  type MachineAction,
+  type MachinePlan,
+  type MachinePlanSettings,
+  timer,
+} from './actions'
+import { configurationRetryMs } from './machine-deps'
+import {
+  type DeletionTimers,
+  type DrainSkipReason,
+  type MachineObservation,
+  noDeletionFacts,
+  type Problem,
+  type VolumeWaitSkipReason,
+} from './observation'
+import { providerFailurePlan } from './provider-failure'
+
+/** Annotation prefixes other controllers use to hold a Machine in a deletion stage. */
+export const preDrainHookPrefix = 'pre-drain.delete.hook.machine-api.dev'
+export const preTerminateHookPrefix = 'pre-terminate.delete.hook.machine-api.dev'
+/** Annotations that skip a stage for one Machine. */
+export const excludeDrainAnnotation = ANNOTATIONS.excludeNodeDraining
+export const excludeVolumeWaitAnnotation = ANNOTATIONS.excludeWaitForNodeVolumeDetach
+
+/** What the deletion sequence decides on. */
+export interface DeletionObservation {
+  annotations: Record<string, string>
+  /** Hook names from `spec.lifecycleHooks` (annotation hooks are found in `annotations`). */
+  specHooks?: { preDrain: string[]; preTerminate: string[] }
+  timers: DeletionTimers
+  /** 0 or undefined: no limit. */
+  timeoutsMs: { nodeDrain?: number; nodeVolumeDetach?: number; nodeDeletion?: number }
+  /** The Machine's deletionTimestamp: nodeDeletionTimeout counts from it. */
+  deletedAt?: string
+  /** An earlier pass finished (or skipped) the drain: the Drained condition is True. */
+  drained: boolean
+  /** A drain pass ran in this reconcile and did not finish: its progress message. */
+  drainProgress?: string | undefined
+  /** An earlier pass finished (or skipped) the volume wait. */
+  volumesDetached: boolean
+  /**
+   * The linked Node, if it still exists. `deleting`: its deletion already started (someone
+   * deleted it, or it was the instance itself, as with kwok), so it needs no delete of ours.
+   */
+  node?: { name: string; unreachable: boolean; attachedVolumes: string[]; deleting?: boolean }
+  /** The provider reports no instance for this Machine (deleted, or never created). */
+  instanceGone: boolean
+}
+
+/** The next step: an action, or a wait with the Deleting condition's reason. */
+export interface DeletionStep {
+  next: MachineAction | { wait: Problem; on: 'hook' | 'stage' }
+  /** Timers to record in status.deletion (only ones not yet set). */
+  startTimers: Partial<DeletionTimers>
+  /** When a timeout in play expires, so the reconcile requeues in time. */
+  deadlineMs?: number
+}
+
+/** Plans the next deletion step for a Machine with a deletionTimestamp. */
+export function planDeletionPass(
+  obs: MachineObservation,
+  now: Date,
+  settings: MachinePlanSettings,
+): MachinePlan {
+  const { machine } = obs
+  if (!hasFinalizer(machine as KubeObject)) {
+    return obs.released
+      ? { deleting: { reason: 'DeletionCompleted', message: 'Machine deleted' }, events: [] }
+      : { events: [] }
+  }
+  const providerID = machine.spec.providerID
+  if (obs.providerProblem && providerID) {
+    // An instance may exist that no provider here can remove: wait rather than leak it.
+    const deleting = { reason: 'ProviderUnavailable', message: obs.providerProblem.message }
+    return { deleting, events: [], requeueAfterMs: configurationRetryMs }
+  }
+  const instance = obs.instance
+  if (instance.state === 'failed') return providerFailurePlan(instance.failure, 'deletion')
+  if (instance.state === 'terminating') {
+    return {
+      deleting: {
+        reason: 'WaitingForInfrastructureDeletion',
+        message: 'Waiting for the instance to terminate',
+      },
+      events: [],
+      requeueAfterMs: instance.requeueAfterMs ?? settings.deletionRetryMs,
+    }
+  }
+  if (obs.node.state === 'not-looked-up' && providerID) {
+    // One last lookup, so a Node that joined just before deletion is still drained and removed.
+    return { action: { type: 'find-node', providerID }, events: [] }
+  }
+  const step = nextDeletionStep(deletionObservation(obs), now)
+  const startTimers = step.startTimers as Record<string, string>
+  if (!('wait' in step.next)) return { action: step.next, events: [], startTimers }
+  const waitMs =
+    step.next.on === 'hook'
+      ? configurationRetryMs
+      : step.deadlineMs === undefined
+        ? settings.deletionRetryMs
+        : Math.min(settings.deletionRetryMs, Math.max(0, step.deadlineMs - now.getTime()))
+  return { deleting: step.next.wait, events: [], startTimers, ...timer(waitMs) }
+}
+
+/** Decides the next deletion step. Timers start the first time their stage is reached. */
+export function nextDeletionStep(obs: DeletionObservation, now: Date): DeletionStep {
+  const stamp = now.toISOString()
+  const { timers, timeoutsMs } = obs
+  const act = (action: MachineAction): DeletionStep => ({ next: action, startTimers: {} })
+
+  // Hooks and the node stages only matter while the instance still runs workloads.
+  if (!obs.instanceGone) {
+    const preDrain = hooks(obs.annotations, preDrainHookPrefix, obs.specHooks?.preDrain)
+    if (preDrain.length > 0) {
+      return {
+        next: { wait: hookWait('WaitingForPreDrainHook', preDrain), on: 'hook' },
+        startTimers: startOnce(timers, 'waitForPreDrainHookStartTime', stamp),
+      }
+    }
+
+    if (!obs.drained) {
+      const skip = drainSkipReason(obs, now)
+      if (skip) return act({ type: 'skip-drain', reason: skip })
+      const node = obs.node as NonNullable<DeletionObservation['node']>
+      const due = deadline(timers.nodeDrainStartTime, timeoutsMs.nodeDrain, now)
+      return {
+        // One drain pass per reconcile: evictions take time; look again later.
+        next:
+          obs.drainProgress === undefined
+            ? { type: 'drain-node', nodeName: node.name, nodeUnreachable: node.unreachable }
+            : {
+                wait: {
+                  reason: 'DrainingNode',
+                  message: `Draining Node ${node.name}: ${obs.drainProgress}`,
+                },
+                on: 'stage',
+              },
+        startTimers: startOnce(timers, 'nodeDrainStartTime', stamp),
+        ...(due === undefined ? {} : { deadlineMs: due }),
+      }
+    }
+
+    if (!obs.volumesDetached) {
+      const skip = volumeWaitSkipReason(obs, now)
+      if (skip) return act({ type: 'skip-volume-wait', reason: skip })
+      const volumes = obs.node?.attachedVolumes ?? []
+      if (volumes.length > 0) {
+        const start = timers.waitForNodeVolumeDetachStartTime
+        const due = deadline(start, timeoutsMs.nodeVolumeDetach, now)
+        const message = `Waiting for volumes to detach: ${volumes.slice(0, 5).join(', ')}`
+        return {
+          next: { wait: { reason: 'WaitingForVolumeDetach', message }, on: 'stage' },
+          startTimers: startOnce(timers, 'waitForNodeVolumeDetachStartTime', stamp),
+          ...(due === undefined ? {} : { deadlineMs: due }),
+        }
+      }
+    }
+
+    const preTerminate = hooks(obs.annotations, preTerminateHookPrefix, obs.specHooks?.preTerminate)
+    if (preTerminate.length > 0) {
+      return {
+        next: { wait: hookWait('WaitingForPreTerminateHook', preTerminate), on: 'hook' },
+        startTimers: startOnce(timers, 'waitForPreTerminateHookStartTime', stamp),
+      }
+    }
+    return act({ type: 'terminate-instance' })
+  }
+
+  if (obs.node && !obs.node.deleting) {
+    const giveUpOnFailure = nodeDeletionTimedOut(
+      obs.deletedAt ?? stamp,
+      timeoutsMs.nodeDeletion ?? 0,
+      now,
+    )
+    return act({ type: 'delete-node', nodeName: obs.node.name, giveUpOnFailure })
+  }
+  return act({ type: 'remove-finalizer' })
+}
+
+/** The deletion sequence's inputs, from the observation. */
+function deletionObservation(obs: MachineObservation): DeletionObservation {
+  const { machine } = obs
+  const facts = obs.deletion ?? noDeletionFacts
+  const node = obs.node.state === 'found' ? obs.node.node : undefined
+  const timeout = (value: string | undefined) => (value ? (parseDurationMs(value) ?? 0) : 0)
+  const instanceGone =
+    obs.instance.state === 'absent' ||
+    (obs.providerProblem !== undefined && !machine.spec.providerID)
+  const deletedAt = (machine as KubeObject).metadata?.deletionTimestamp
+  return {
+    annotations: machine.metadata.annotations ?? {},
+    specHooks: {
+      preDrain: (machine.spec.lifecycleHooks?.preDrain ?? []).map((h) => h.name),
+      preTerminate: (machine.spec.lifecycleHooks?.preTerminate ?? []).map((h) => h.name),
+    },
+    timers: { ...machine.status?.deletion, ...facts.startedTimers },
+    timeoutsMs: {
+      nodeDrain: timeout(machine.spec.nodeDrainTimeout),
+      nodeVolumeDetach: timeout(machine.spec.nodeVolumeDetachTimeout),
+      nodeDeletion: timeout(machine.spec.nodeDeletionTimeout),
+    },
+    ...(deletedAt ? { deletedAt: String(deletedAt) } : {}),
+    drained: facts.drained,
+    drainProgress: facts.drainProgress,
+    volumesDetached: facts.volumesDetached,
+    ...(node
+      ? {
+          node: {
+            name: node.metadata?.name ?? '',
+            unreachable:
+              node.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'Unknown',
+            attachedVolumes: facts.attachedVolumes,
+            deleting: node.metadata?.deletionTimestamp !== undefined,
+          },
+        }
+      : {}),
+    instanceGone,
+  }
+}
+
+function hookWait(reason: string, names: string[]): Problem {
+  return { reason, message: `Waiting for lifecycle hooks to be removed: ${names.join(', ')}` }
+}
+
+function hooks(
+  annotations: Record<string, string>,
+  prefix: string,
+  specHooks: string[] = [],
+): string[] {
+  const fromAnnotations = Object.keys(annotations).filter((key) => key.startsWith(prefix))
+  return [...specHooks, ...fromAnnotations].sort()
+}
+
+/** The timer `name` at `stamp`, unless it already runs (a stage's timer starts only once). */
+function startOnce(
+  timers: DeletionTimers,
+  name: keyof DeletionTimers,
+  stamp: string,
+): Partial<DeletionTimers> {
+  return timers[name] ? {} : { [name]: stamp }
+}
+
+function expired(startTime: string | undefined, timeoutMs: number | undefined, now: Date): boolean {
+  if (!startTime || !timeoutMs) return false
+  return now.getTime() - new Date(startTime).getTime() >= timeoutMs
+}
+
+function deadline(
+  startTime: string | undefined,
+  timeoutMs: number | undefined,
+  now: Date,
+): number | undefined {
+  if (!timeoutMs) return undefined
+  const start = startTime ? new Date(startTime).getTime() : now.getTime()
+  return start + timeoutMs
+}
+
+function drainSkipReason(obs: DeletionObservation, now: Date): DrainSkipReason | undefined {
+  if (!obs.node) return 'NodeNotFound'
+  if (excludeDrainAnnotation in obs.annotations) return 'DrainExcluded'
+  if (expired(obs.timers.nodeDrainStartTime, obs.timeoutsMs.nodeDrain, now)) {
+    return 'NodeDrainTimeout'
+  }
+  return undefined
+}
+
+function volumeWaitSkipReason(
+  obs: DeletionObservation,
+  now: Date,
+): VolumeWaitSkipReason | undefined {
+  if (!obs.node) return 'NodeNotFound'
+  // An unreachable kubelet never reports volumes as detached; waiting would only burn the timeout.
+  if (obs.node.unreachable) return 'NodeUnreachable'
+  if (excludeVolumeWaitAnnotation in obs.annotations) return 'VolumeWaitExcluded'
+  if (expired(obs.timers.waitForNodeVolumeDetachStartTime, obs.timeoutsMs.nodeVolumeDetach, now)) {
+    return 'VolumeDetachTimeout'
+  }
+  return undefined
+}
+
+/**
+ * Whether a failing Node deletion may be given up: `nodeDeletionTimeout` (0 = never) counts from
+ * the Machine's deletionTimestamp, as in Cluster API, so a Node the apiserver refuses to delete
+ * cannot hold the Machine forever.
+ */
+export function nodeDeletionTimedOut(
+  deletionTimestamp: string,
+  timeoutMs: number,
+  now: Date,
+): boolean {
+  return timeoutMs > 0 && now.getTime() - new Date(deletionTimestamp).getTime() >= timeoutMs
+}
