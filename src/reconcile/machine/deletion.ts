@@ -10,12 +10,14 @@
 import { ANNOTATIONS } from '../../api/group'
 import { parseDurationMs } from '../../api/shared/duration'
 import type { KubeObject } from '../../kube/resource'
+import { findCondition } from '../shared/conditions'
 import {
   hasFinalizer,
   type MachineAction,
   type MachinePlan,
   type MachinePlanSettings,
   timer,
+  warning,
 } from './actions'
 import { configurationRetryMs } from './machine-deps'
 import {
@@ -83,9 +85,12 @@ export function planDeletionPass(
   }
   const providerID = machine.spec.providerID
   if (obs.providerProblem && providerID) {
-    // An instance may exist that no provider here can remove: wait rather than leak it.
+    // An instance may exist that no provider here can remove: wait rather than leak it. One
+    // Event when the deletion starts waiting for it, as for a provider problem outside deletion.
     const deleting = { reason: 'ProviderUnavailable', message: obs.providerProblem.message }
-    return { deleting, events: [], requeueAfterMs: configurationRetryMs }
+    const previous = findCondition(machine.status?.conditions, 'Deleting')
+    const events = previous?.reason === deleting.reason ? [] : [warning(deleting)]
+    return { deleting, events, requeueAfterMs: configurationRetryMs }
   }
   const instance = obs.instance
   if (instance.state === 'failed') return providerFailurePlan(instance.failure, 'deletion')

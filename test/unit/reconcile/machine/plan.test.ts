@@ -11,7 +11,7 @@ import {
 import { nodeWishes, planNodeSync } from '../../../../src/reconcile/machine/node-sync'
 import type { MachineObservation } from '../../../../src/reconcile/machine/observation'
 import { planMachine } from '../../../../src/reconcile/machine/plan'
-import { kwokInstance, machine, node, now, observed, readyNode } from './builders'
+import { earlier, kwokInstance, machine, node, now, observed, readyNode } from './builders'
 
 const settings = { claimTtlMs: 150_000, deletionRetryMs: 10_000, nodeLookupRetryMs: 15_000 }
 const plan = (obs: MachineObservation): MachinePlan => planMachine(obs, now, settings)
@@ -539,6 +539,33 @@ describe('planMachine: deleting, step by step', () => {
         providerProblem: { reason: 'UnknownProvider', message: 'not here' },
         deletion: facts(),
       }),
+      {
+        deleting: { reason: 'ProviderUnavailable', message: 'not here' },
+        requeueAfterMs: 60_000,
+        events: [{ type: 'Warning', reason: 'ProviderUnavailable', message: 'not here' }],
+      },
+    ],
+    [
+      'still no provider: no second Event',
+      observed(
+        deleting({
+          status: {
+            conditions: [
+              {
+                type: 'Deleting',
+                status: 'True',
+                reason: 'ProviderUnavailable',
+                message: 'not here',
+                lastTransitionTime: earlier,
+              },
+            ],
+          },
+        }),
+        {
+          providerProblem: { reason: 'UnknownProvider', message: 'not here' },
+          deletion: facts(),
+        },
+      ),
       { deleting: { reason: 'ProviderUnavailable', message: 'not here' }, requeueAfterMs: 60_000 },
     ],
     [
