@@ -54,3 +54,12 @@ export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message
   return String(error)
 }
+
+/**
+ * Whether `error` ended a call because the call's own abort signal fired (its timeout, or a caller
+ * that gave up) rather than being an answer from the other side.
+ */
+export function isAbortError(error: unknown): boolean {
+  const name = error instanceof Error ? error.name : ''
+  return name === 'AbortError' || name === 'TimeoutError'
+}

@@ -3,7 +3,7 @@
  * knows EC2 error codes: https://docs.aws.amazon.com/AWSEC2/latest/APIReference/errors-overview.html
  */
 import type { PermanentError } from '../../errors'
-import { TransientError } from '../../errors'
+import { isAbortError, TransientError } from '../../errors'
 import {
   CapacityError,
   defaultRetryAfterMs,
@@ -127,6 +127,9 @@ export function classifyAwsError(
       ...(at ? { field: at } : {}),
     })
   }
+  // Our own signal ended the call (the per-call timeout, the reconcile's deadline): EC2 said
+  // nothing, so no delay of its own; the runner's backoff paces the retry.
+  if (isAbortError(error)) return new TransientError(message, { reason: 'ProviderTimeout', cause })
   const capacityDelay = capacity[name]
   if (capacityDelay !== undefined) {
     return new CapacityError(message, { reason: name, retryAfterMs: capacityDelay, cause })

@@ -4,7 +4,7 @@
  * `classifyError` for a failed reconcile (the runner), `classifyProviderError` for a failed provider
  * call (create, update, delete and exists alike), which the Machine kind records on the Machine.
  */
-import { errorMessage, PermanentError, TransientError } from '../../errors'
+import { errorMessage, isAbortError, PermanentError, TransientError } from '../../errors'
 import { asKubeApiError } from '../../kube/errors'
 
 /** What to do about a failed reconcile. */
@@ -68,7 +68,6 @@ export function classifyProviderError(error: unknown): ProviderFailure {
   if (error instanceof TransientError) {
     return { reason: error.reason, message, permanent: false, retryAfterMs: error.retryAfterMs }
   }
-  const name = error instanceof Error ? error.name : ''
-  const aborted = name === 'AbortError' || name === 'TimeoutError'
-  return { reason: aborted ? 'ProviderTimeout' : 'ProviderError', message, permanent: false }
+  const reason = isAbortError(error) ? 'ProviderTimeout' : 'ProviderError'
+  return { reason, message, permanent: false }
 }

@@ -86,4 +86,14 @@ describe('classifyAwsError', () => {
     expect(error).toBeInstanceOf(TransientError)
     expect((error as TransientError).retryAfterMs).toBe(15_000)
   })
+
+  it.each([
+    ['its timeout', new DOMException('The operation timed out', 'TimeoutError')],
+    ['an abort', Object.assign(new Error('Request aborted'), { name: 'AbortError' })],
+  ])('names a call ended by %s ProviderTimeout, without a delay of its own', (_, thrown) => {
+    const error = classifyAwsError(thrown, 'TerminateInstances')
+    expect(error).toBeInstanceOf(TransientError)
+    expect(error.reason).toBe('ProviderTimeout')
+    expect((error as TransientError).retryAfterMs).toBeUndefined()
+  })
 })
