@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what `npm test` and `npm run dev` need, each step idempotent and cached:
-# npm packages (npm ci when package-lock.json changed) and the Go-built control plane.
-# Sourced by test.sh and dev.sh; exports MACHINE_API_BIN_DIR.
+# npm packages (npm ci when package-lock.json changed), the Go-built control plane, moto, nats-server
+# and cluster-autoscaler.
+# Sourced by test.sh and dev.sh; exports MACHINE_API_BIN_DIR, MACHINE_API_MOTO_SERVER,
+# MACHINE_API_NATS_SERVER and MACHINE_API_AUTOSCALER.
 set -euo pipefail
 
 lock_sum="$(sha256sum package-lock.json | cut -c1-64)"
@@ -21,3 +23,8 @@ export MACHINE_API_MOTO_SERVER
 # nats-server, built from its Go module (the JetStream transport's integration tests).
 MACHINE_API_NATS_SERVER="$(bash test/harness/nats/build.sh | tail -n 1)"
 export MACHINE_API_NATS_SERVER
+
+# cluster-autoscaler, built from the source tarball in ../shared/autoscaler beside the repository
+# (its integration tests; `npm run dev` prints its path). About 10 minutes cold on 2 cores.
+MACHINE_API_AUTOSCALER="$(bash test/harness/autoscaler/build.sh | tail -n 1)"
+export MACHINE_API_AUTOSCALER
