@@ -1,16 +1,19 @@
 /**
  * `npm run dev`: the whole system on one machine. A real control plane (etcd, kube-apiserver, KCM,
  * scheduler, kwok), moto's EC2 server, the webhook server over TLS with CRDs and webhook
- * configurations installed, the reconcile worker on the in-process bus with its sweep timer, and
+ * configurations installed (and cluster-autoscaler's role, infra/rbac/cluster-autoscaler.yaml, for
+ * running the autoscaler against it as docs/machine-sets.md says), the reconcile worker on the in-process bus with its sweep timer, and
  * a node simulator playing the kubelet of every moto instance. Creates an example namespace and
  * prints a live table of Machines until Ctrl-C.
  *
- * Prints `KUBECONFIG=<path>`, `KUBECTL=<path>` and (aws) `EC2_ENDPOINT=<url>` lines: scripts rely
- * on them.
+ * Prints `KUBECONFIG=<path>`, `KUBECTL=<path>`, (aws) `EC2_ENDPOINT=<url>` and (when ensure-deps.sh
+ * built it) `CLUSTER_AUTOSCALER=<path>` lines: scripts rely on them.
  */
+import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { DescribeImagesCommand, EC2Client } from '@aws-sdk/client-ec2'
 import { KubeConfig } from '@kubernetes/client-node'
+import { parse } from 'yaml'
 import { machineApiTypes } from '../src/api/resource-types'
 import { controllerCatalog } from '../src/cli/controller-catalog'
 import { startWorker } from '../src/cli/entry/worker'
@@ -21,6 +24,7 @@ import { startEc2NodeSimulator } from '../src/dev/ec2-node-simulator'
 import { demoNamespace, demoObjects } from '../src/dev/examples'
 import { installMachineApi } from '../src/dev/install-api'
 import { formatMachineTable } from '../src/dev/machine-table'
+import type { KubeObject } from '../src/kube/resource'
 import { createLogger } from '../src/observability/logger'
 import { createDefaultProviders } from '../src/providers/default-registry'
 import { builtInProviderSpecSchemas } from '../src/providers/schemas'
@@ -112,6 +116,11 @@ await installMachineApi(deps.kube, {
   caBundle: webhook.caBundle,
   name: 'machine-api-dev',
 })
+const autoscalerRole = new URL('../infra/rbac/cluster-autoscaler.yaml', import.meta.url)
+await applyDemoObjects(deps.kube, [parse(readFileSync(autoscalerRole, 'utf8')) as KubeObject])
+if (process.env.MACHINE_API_AUTOSCALER) {
+  console.log(`CLUSTER_AUTOSCALER=${process.env.MACHINE_API_AUTOSCALER}`)
+}
 
 const env = {
   ...process.env,

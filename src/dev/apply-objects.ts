@@ -11,6 +11,13 @@ const types: Record<string, ResourceType> = {
   MachineSet: machineApiTypes.machineSet,
   MachineHealthCheck: machineApiTypes.machineHealthCheck,
   Machine: machineApiTypes.machine,
+  ClusterRole: {
+    group: 'rbac.authorization.k8s.io',
+    version: 'v1',
+    kind: 'ClusterRole',
+    plural: 'clusterroles',
+    namespaced: false,
+  },
 }
 
 /** Applies each object in order. */

@@ -1,8 +1,8 @@
 /**
  * `npm run dev` as a user runs it: the lines scripts rely on, 3 Running Machines backed by moto
- * instances, a deleted Machine replaced and its instance terminated, `kubectl scale` on the
- * MachineDeployment, and a Ctrl-C that logs no warning and leaves no process and no listening port
- * behind.
+ * instances, what running cluster-autoscaler against it needs, a deleted Machine replaced and its
+ * instance terminated, `kubectl scale` on the MachineDeployment, and a Ctrl-C that logs no warning
+ * and leaves no process and no listening port behind.
  */
 import { execFile, spawn } from 'node:child_process'
 import { createConnection } from 'node:net'
@@ -79,6 +79,20 @@ it('runs the demo end to end and stops cleanly on SIGINT', async () => {
       timeoutMs: 180_000,
     })
     expect(output).toMatch(/NAME\s+PHASE\s+NODE\s+PROVIDERID/)
+    // cluster-autoscaler can be run against the demo as docs/machine-sets.md says: its role is
+    // installed, its binary built, and the simulated EC2 Nodes carry the labels a kubelet and the
+    // cloud node controller set.
+    expect(output).toMatch(/^CLUSTER_AUTOSCALER=.+\/cluster-autoscaler$/m)
+    expect(
+      await kubectl('get', 'clusterrole', 'machine-api:cluster-autoscaler', '-o', 'name'),
+    ).toBe('clusterrole.rbac.authorization.k8s.io/machine-api:cluster-autoscaler\n')
+    const node = JSON.parse(
+      await kubectl('get', 'node', initial[0]?.status?.nodeRef?.name ?? '', '-o', 'json'),
+    )
+    expect(node.metadata.labels).toMatchObject({
+      'kubernetes.io/os': 'linux',
+      'topology.kubernetes.io/region': 'eu-west-1',
+    })
 
     const victim = initial[0] as MachineJson
     const instanceId = victim.spec.providerID?.split('/').pop() ?? ''
