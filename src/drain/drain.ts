@@ -6,7 +6,7 @@
 
 import { mapConcurrently } from '../pool'
 import type { DrainClient, EvictionOutcome } from './drain-client'
-import type { EvictionResult } from './eviction-result'
+import { type EvictionResult, noEvictions } from './eviction-result'
 import { decidePod, podKey } from './pod-filters'
 
 export interface DrainPassOptions {
@@ -27,14 +27,7 @@ export async function drainNodePass(
 ): Promise<EvictionResult> {
   await client.cordon(options.nodeName)
   const pods = await client.listPodsOnNode(options.nodeName)
-  const result: EvictionResult = {
-    evicted: [],
-    blocked: [],
-    failed: [],
-    waitingFor: [],
-    warnings: [],
-    skipped: [],
-  }
+  const result = noEvictions()
   const gracePeriodSeconds = options.nodeUnreachable ? 1 : undefined
   let budget = options.maxEvictions ?? 50
   const toEvict: { pod: (typeof pods)[number]; key: string; warning?: string }[] = []

@@ -15,6 +15,11 @@ export interface EvictionResult {
   skipped: Array<{ pod: string; reason: string }>
 }
 
+/** A pass that has done nothing yet (a new one for each call: passes fill it in). */
+export function noEvictions(): EvictionResult {
+  return { evicted: [], blocked: [], failed: [], waitingFor: [], warnings: [], skipped: [] }
+}
+
 /** True when nothing that must leave the Node is left on it. */
 export function drainCompleted(result: EvictionResult): boolean {
   return (

@@ -3,16 +3,10 @@ import {
   drainCompleted,
   drainMessage,
   type EvictionResult,
+  noEvictions,
 } from '../../../src/drain/eviction-result'
 
-const empty: EvictionResult = {
-  evicted: [],
-  blocked: [],
-  failed: [],
-  waitingFor: [],
-  warnings: [],
-  skipped: [],
-}
+const empty: EvictionResult = noEvictions()
 
 describe('drain result', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { EvictionResult } from '../../../../src/drain/eviction-result'
+import { type EvictionResult, noEvictions } from '../../../../src/drain/eviction-result'
 import type { MachineAction } from '../../../../src/reconcile/machine/actions'
 import type { MachineObservation } from '../../../../src/reconcile/machine/observation'
 import { foldOutcome, type OutcomeOf } from '../../../../src/reconcile/machine/outcomes'
@@ -12,14 +12,7 @@ const deleting = observed(machine({ deleting: true, providerID: 'kwok://ns/m' })
   node: { state: 'found', node: readyNode, linked: true },
   deletion,
 })
-const pass: EvictionResult = {
-  evicted: [],
-  blocked: [],
-  failed: [],
-  waitingFor: [],
-  warnings: [],
-  skipped: [],
-}
+const pass: EvictionResult = noEvictions()
 const timedOut = { reason: 'ProviderTimeout', message: 'aborted', permanent: false }
 
 type Row = [
