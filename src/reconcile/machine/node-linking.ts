@@ -42,6 +42,9 @@ export async function findNode(kube: KubeClient, lookup: NodeLookup): Promise<V1
     })
     if (!node) return undefined
     if (matches(node)) return node
+    // Registered, not initialized yet: with an external cloud provider the kubelet registers
+    // first and the cloud node manager sets spec.providerID after. No other Node carries ours.
+    if (providerID && !node.spec?.providerID) return undefined
   }
   if (!providerID && addresses.length === 0) return undefined
   for await (const page of listPages<V1Node & KubeObject>(kube, coreTypes.node)) {

@@ -48,6 +48,16 @@ describe('finding the Node of a Machine', () => {
     expect(calls).toEqual(['get nodes'])
   })
 
+  it('takes a named Node whose providerID is not set yet for not joined, with one GET', async () => {
+    const name = uniqueName('link')
+    await admin.create(coreTypes.node, { metadata: { name } })
+    onTestFinished(() => admin.delete(coreTypes.node, { name }).then(() => {}, ignoreNotFound))
+    const { kube, calls } = countingClient()
+    const lookup = { providerID: `test:///${uniqueName('i')}`, nodeName: name, addresses: [] }
+    expect(await findNode(kube, lookup)).toBeUndefined()
+    expect(calls).toEqual(['get nodes'])
+  })
+
   it('pages through the Nodes when the provider names none', async () => {
     const providerID = `test:///${uniqueName('i')}`
     const name = await joinedNode(providerID)
