@@ -110,7 +110,7 @@ export const machineSetConverter: ConverterOf<Types> = {
       errorReason: status.failureReason,
       errorMessage: status.failureMessage,
     }),
-    data: { conditions: status.conditions },
+    data: { conditions: status.conditions, replacement: status.replacement },
   }),
   statusUp: (status, data) =>
     compact({
@@ -119,5 +119,6 @@ export const machineSetConverter: ConverterOf<Types> = {
       failureReason: status.errorReason,
       failureMessage: status.errorMessage,
       conditions: data.conditions as Types['hubStatus']['conditions'],
+      replacement: data.replacement as Types['hubStatus']['replacement'],
     }),
 }

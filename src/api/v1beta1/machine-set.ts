@@ -1,5 +1,6 @@
 /** @module MachineSet v1beta1: keeps `replicas` Machines stamped from one template. */
 import { z } from 'zod'
+import { timestampSchema } from '../shared/conditions'
 import { countSchema, observedGenerationSchema } from '../shared/counts'
 import { labelSelectorSchema } from '../shared/label-selector-schema'
 import { lazySchema } from '../shared/lazy-schema'
@@ -70,6 +71,26 @@ export const machineSetSpecSchema = lazySchema(() =>
     .describe('The desired state of a MachineSet.'),
 )
 
+/** The pace at which a MachineSet replaces its Failed Machines. */
+export const replacementBackoffSchema = lazySchema(() =>
+  z
+    .object({
+      consecutiveFailures: z
+        .int()
+        .min(0)
+        .describe(
+          'Rounds of replacing Failed Machines since a Machine of the set last turned Ready.',
+        ),
+      lastReplacementTime: timestampSchema('When Failed Machines were last replaced.').optional(),
+      nextReplacementTime: timestampSchema(
+        'Failed Machines are not replaced before this time (exponential backoff).',
+      ).optional(),
+    })
+    .describe(
+      'Backoff of replacing Failed Machines, so a configuration failure is no create/delete loop.',
+    ),
+)
+
 /** The observed state of a MachineSet. */
 export const machineSetStatusSchema = lazySchema(() =>
   hubStatusSchema('MachineSet', {
@@ -77,6 +98,7 @@ export const machineSetStatusSchema = lazySchema(() =>
     fullyLabeledReplicas: countSchema('Machines whose labels match the template labels.'),
     failureReason: z.string().max(256).optional().describe('A terminal problem, machine-readable.'),
     failureMessage: z.string().max(10240).optional().describe('A terminal problem, for humans.'),
+    replacement: replacementBackoffSchema().optional(),
   }),
 )
 

@@ -72,7 +72,7 @@ export function settle(world: World): void {
   for (const set of world.sets) {
     set.metadata.generation ??= 1
     const owned = world.machines.filter((m) => isControlledBy(m, set.metadata.uid))
-    set.status = computeMachineSetStatus(set, owned, eventually).status
+    set.status = computeMachineSetStatus(set, { owned }, eventually).status
   }
 }
 
@@ -83,7 +83,7 @@ export function runSetPasses(world: World, sets: MachineSetObject[]): PlanEntry[
   for (const set of ordered) {
     // Batches of 50 take several passes; 10,000 bounds a runaway plan.
     for (let pass = 0; pass < 200; pass++) {
-      const { actions } = planMachineSet({ set, machines: world.machines })
+      const { actions } = planMachineSet({ set, machines: world.machines, now: eventually })
       if (actions.length === 0) break
       for (const action of actions) entries.push(applySetAction(world, set, action))
     }

@@ -8,6 +8,10 @@
  * progressDeadlineSeconds, Unknown (Paused) while paused. "Moved" means this pass scaled or
  * created a set, or a counter changed since the last status; the time is kept in
  * status.lastProgressTime so the deadline survives restarts.
+ *
+ * ReplicaFailure is rolled up from the sets: True while any set reports Failed Machines, quoting
+ * the set with the most (its message names the failure and what to fix), so `kubectl describe
+ * machinedeployment` says why Machines keep failing without looking one level down.
  */
 import { selectorToString } from '../../api/shared/label-selector'
 import type { MachineSetObject } from '../machine-set/types'
@@ -114,6 +118,7 @@ export function computeDeploymentStatus(
     isPaused(md)
       ? cond('Paused', 'True', 'Paused', `${pausedBy(md)}: template changes are not rolled out`)
       : cond('Paused', 'False', 'NotPaused', 'Template changes are rolled out'),
+    replicaFailure(sets),
   ]
   const generation = md.metadata.generation
   const status: Status = {
@@ -143,6 +148,25 @@ function cond(
   message: string,
 ): ConditionInput {
   return { type, status, reason, message }
+}
+
+/** The sets' ReplicaFailure rolled up: the first failing set by name, and how many fail. */
+function replicaFailure(sets: MachineSetObject[]): ConditionInput {
+  const failing = sets
+    .flatMap((s) => {
+      const c = s.status?.conditions?.find((x) => x.type === 'ReplicaFailure')
+      return c?.status === 'True' ? [{ name: s.metadata.name, message: c.message }] : []
+    })
+    .sort((a, b) => a.name.localeCompare(b.name))
+  const first = failing[0]
+  if (!first) return cond('ReplicaFailure', 'False', 'NoFailedMachines', 'No Machine has failed')
+  const more = failing.length > 1 ? ` (and ${failing.length - 1} more MachineSets)` : ''
+  return cond(
+    'ReplicaFailure',
+    'True',
+    'MachinesFailed',
+    `MachineSet ${first.name}: ${first.message}${more}`,
+  )
 }
 
 /** What pauses `md`, for the Paused condition's message. */

@@ -6,6 +6,7 @@
 import type { Condition } from '../../api/shared/conditions'
 import { describeUnhealthy } from './machine-condition'
 import type { RemediationAction, RemediationPlan } from './plan'
+import { heldBack } from './status'
 import type { ObservedCondition } from './target'
 import type { TargetEvaluation } from './targets'
 
@@ -30,8 +31,11 @@ export function transitionEvents(input: {
 }): PlannedEvent[] {
   const events: PlannedEvent[] = []
   const { nextAllowed, previousAllowed } = input
+  // Machines still starting count towards maxUnhealthy, so a fresh set short-circuits while it
+  // scales up: that is no news. Warn only when an unhealthy Machine is actually held back.
   if (
     nextAllowed.status === 'False' &&
+    heldBack(input.plan).length > 0 &&
     (previousAllowed?.status !== 'False' || previousAllowed.message !== nextAllowed.message)
   ) {
     events.push({
@@ -44,13 +48,18 @@ export function transitionEvents(input: {
   const ownerless = new Set(
     input.plan.skipped.filter((s) => s.reason === 'NoMachineSetOwner').map((s) => s.name),
   )
+  const leftToSet = new Set(
+    input.plan.skipped.filter((s) => s.reason === 'LeftToMachineSet').map((s) => s.name),
+  )
   for (const e of input.evaluations) {
     if (e.health.state !== 'unhealthy') continue
     const name = e.target.machine.name
     if (input.previousMachine.get(name)?.status === 'False') continue
     const onlyMarked = ownerless.has(name)
       ? '; no MachineSet controls it, so it is only marked'
-      : ''
+      : leftToSet.has(name)
+        ? `; MachineSet ${e.target.machine.machineSetOwner} replaces its Failed Machines itself`
+        : ''
     events.push({
       machine: name,
       both: true,

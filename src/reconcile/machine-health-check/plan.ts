@@ -8,6 +8,11 @@
  *     nothing is remediated (a zonal outage must not delete half the fleet).
  *  2. `maxInFlight`: at most that many Machines are being remediated at once, oldest failure first.
  *  3. Deletion only for Machines a MachineSet controls (the set replaces them); others are marked.
+ *  4. A Failed Machine a MachineSet controls is left to that set: the set replaces Failed Machines
+ *     itself under a backoff kept in its status, so a Machine failing on its configuration (a bad
+ *     AMI) is replaced at a slowing pace instead of in a delete/create loop (machine-api-operator
+ *     #736; Cluster API v1beta2's health check likewise no longer acts on failureReason). It still
+ *     counts as not healthy towards maxUnhealthy.
  */
 
 import { ANNOTATIONS } from '../../api/group'
@@ -44,7 +49,12 @@ export type RemediationAction =
   | { type: 'clear-hand-off'; machine: TargetMachine; mode: RemediationMode }
 
 /** Why an unhealthy Machine was left alone this pass. */
-export type SkipReason = 'TooManyUnhealthy' | 'MaxInFlight' | 'NoMachineSetOwner' | 'SkipAnnotation'
+export type SkipReason =
+  | 'TooManyUnhealthy'
+  | 'MaxInFlight'
+  | 'NoMachineSetOwner'
+  | 'SkipAnnotation'
+  | 'LeftToMachineSet'
 
 /** The decision and the counts status reports. */
 export interface RemediationPlan {
@@ -70,6 +80,15 @@ function failureOrder(a: TargetEvaluation, b: TargetEvaluation): number {
   const bySince = since(a) - since(b)
   if (bySince !== 0 && !Number.isNaN(bySince)) return bySince
   return a.target.machine.name.localeCompare(b.target.machine.name)
+}
+
+/** A Failed Machine its MachineSet replaces itself (see the module comment, point 4). */
+function leftToMachineSet(e: TargetEvaluation): boolean {
+  return (
+    e.health.state === 'unhealthy' &&
+    e.health.reason === 'MachineFailed' &&
+    e.target.machine.machineSetOwner !== undefined
+  )
 }
 
 /** Decides what to remediate now. Returns counts for status and the actions, oldest failure first. */
@@ -98,6 +117,7 @@ export function planRemediation(
     const { machine } = evaluation.target
     const skip = (reason: SkipReason) => skipped.push({ name: machine.name, reason })
     if (ANNOTATIONS.skipRemediation in machine.annotations) skip('SkipAnnotation')
+    else if (leftToMachineSet(evaluation)) skip('LeftToMachineSet')
     else if (shortCircuited) skip('TooManyUnhealthy')
     else if (policy.mode.type === 'delete' && !machine.machineSetOwner) skip('NoMachineSetOwner')
     else if (maxInFlight !== undefined && inFlight >= maxInFlight) skip('MaxInFlight')

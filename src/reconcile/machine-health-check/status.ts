@@ -36,11 +36,14 @@ export function remediationAllowed(
   const counts = `${plan.unhealthy} of ${plan.expectedMachines} Machines not healthy`
   const limit = `maxUnhealthy ${maxUnhealthy} (${plan.maxUnhealthy})`
   if (plan.shortCircuited) {
+    // Machines still starting count too; only an unhealthy one is actually held back.
+    const held = heldBack(plan)
+    const holding = held.length > 0 ? `; holding back ${formatNames(held)}` : ''
     return {
       type: remediationAllowedCondition,
       status: 'False',
       reason: 'TooManyUnhealthy',
-      message: `${counts}, more than ${limit}: remediation is paused until at most ${plan.maxUnhealthy} are not healthy`,
+      message: `${counts}, more than ${limit}: remediation is paused until at most ${plan.maxUnhealthy} are not healthy${holding}`,
     }
   }
   const throttled = plan.skipped.some((s) => s.reason === 'MaxInFlight')
@@ -54,6 +57,14 @@ export function remediationAllowed(
     reason: throttled ? 'MaxInFlightReached' : 'WithinMaxUnhealthy',
     message: `${counts}, within ${limit}${inFlight}`,
   }
+}
+
+/** The unhealthy Machines the short-circuit keeps from being remediated, by name. */
+export function heldBack(plan: RemediationPlan): string[] {
+  return plan.skipped
+    .filter((s) => s.reason === 'TooManyUnhealthy')
+    .map((s) => s.name)
+    .sort()
 }
 
 function notHealthyLabel(e: TargetEvaluation): string {

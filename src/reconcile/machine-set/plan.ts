@@ -1,7 +1,7 @@
 /**
  * @module The MachineSet planner: from the set and every Machine of its namespace to the actions
- * that converge them. Pure: no I/O, no clock (the caller passes nothing time-dependent here;
- * availability timers live in status.ts).
+ * that converge them. Pure: no I/O; `now` comes with the observation and only paces the
+ * replacement of Failed Machines (replacement.ts); availability timers live in status.ts.
  *
  * Ownership follows the Kubernetes controller-ref rules: the set controls Machines whose
  * controller owner reference carries its uid; it adopts orphans (no controller) that match its
@@ -14,6 +14,7 @@ import { ANNOTATIONS } from '../../api/group'
 import { requiresLabel, selectorMatches } from '../../api/shared/label-selector'
 import { victimReason } from './delete-order'
 import { desiredMachine, inPlacePatch } from './machine-template'
+import { planReplacement, type ReplacementPlan, type ReplacementSettings } from './replacement'
 import { planMachineSetScale } from './scale-plan'
 import {
   controllerOf,
@@ -28,6 +29,8 @@ export interface MachineSetObservation {
   set: MachineSetObject
   /** Every Machine in the set's namespace (for ownership, adoption and free names). */
   machines: MachineObject[]
+  /** The time of the pass: Failed Machines are replaced only once the set's backoff has passed. */
+  now: Date
 }
 
 /** One thing to do; the executor switches on `type`. */
@@ -43,7 +46,9 @@ export interface MachineSetPlan {
   actions: MachineSetAction[]
   /** Machines the set controls after adoption and release (being deleted included). */
   owned: MachineObject[]
-  /** Set when work remains beyond this pass's batch. */
+  /** The Failed Machines, which of them this pass replaces, and the backoff to record. */
+  replacement: ReplacementPlan
+  /** Set when work remains beyond this pass's batch or a replacement waits for its backoff. */
   requeueAfterMs?: number
 }
 
@@ -53,6 +58,8 @@ export interface MachineSetPlanOptions {
   maxBatch?: number
   /** Delay before the next batch (default 1s). */
   batchDelayMs?: number
+  /** Pace of replacing Failed Machines (default defaultReplacementSettings). */
+  replacement?: ReplacementSettings
 }
 
 /** Plans one pass over `obs`. */
@@ -66,7 +73,11 @@ export function planMachineSet(
   const policy = set.spec.deletePolicy ?? 'Random'
   const matches = (m: MachineObject) => selectorMatches(set.spec.selector, m.metadata.labels ?? {})
   const controlled = obs.machines.filter((m) => isControlledBy(m, uid))
-  if (isDeleting(set)) return { actions: [], owned: controlled }
+  const previous = set.status?.replacement
+  if (isDeleting(set)) {
+    const replacement = { failed: [], replace: [], backoff: previous }
+    return { actions: [], owned: controlled, replacement }
+  }
 
   const actions: MachineSetAction[] = []
   const release = controlled.filter((m) => !matches(m) && !isDeleting(m))
@@ -78,13 +89,30 @@ export function planMachineSet(
   for (const machine of release) actions.push({ type: 'release', machine })
   for (const machine of adopt) actions.push({ type: 'adopt', machine })
   const owned = [...controlled.filter((m) => !release.includes(m)), ...adopt]
+  const replacement = planReplacement({
+    owned,
+    previous,
+    now: obs.now,
+    settings: options.replacement,
+    maxBatch: options.maxBatch,
+  })
+  for (const machine of replacement.replace) {
+    actions.push({ type: 'delete', machine, reason: 'Failed, replacing it' })
+  }
+  // A replaced Machine is being deleted from here on: the scale plan counts it as one (it keeps
+  // its replica until gone) and never picks it again.
+  const replaced = new Set(replacement.replace)
+  const deletingNow = (m: MachineObject): MachineObject =>
+    replaced.has(m)
+      ? { ...m, metadata: { ...m.metadata, deletionTimestamp: obs.now.toISOString() } }
+      : m
 
   const scale = planMachineSetScale({
     setName: set.metadata.name,
     setUid: uid ?? '',
     replicas: set.spec.replicas ?? 0,
     deletePolicy: policy,
-    machines: owned,
+    machines: owned.map(deletingNow),
     takenNames: new Set(obs.machines.map((m) => m.metadata.name)),
     ...(options.maxBatch === undefined ? {} : { maxBatch: options.maxBatch }),
   })
@@ -99,15 +127,20 @@ export function planMachineSet(
   }
   const leaving = new Set(scale.delete)
   for (const machine of owned) {
-    if (isDeleting(machine) || leaving.has(machine)) continue
+    if (isDeleting(machine) || leaving.has(machine) || replaced.has(machine)) continue
     const patch = inPlacePatch(set, machine)
     if (patch) actions.push({ type: 'update', machine, patch })
   }
+  const timers = [
+    scale.more && !(createDisabled && scale.delete.length === 0)
+      ? (options.batchDelayMs ?? 1000)
+      : undefined,
+    replacement.requeueAfterMs,
+  ].filter((t): t is number => t !== undefined)
   return {
     actions,
     owned,
-    ...(scale.more && !(createDisabled && scale.delete.length === 0)
-      ? { requeueAfterMs: options.batchDelayMs ?? 1000 }
-      : {}),
+    replacement,
+    ...(timers.length > 0 ? { requeueAfterMs: Math.min(...timers) } : {}),
   }
 }

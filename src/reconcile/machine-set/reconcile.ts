@@ -41,12 +41,16 @@ export async function reconcileMachineSet(
   if (!set || isStalled(set)) return {}
   // Listing the namespace (not just the selector) finds Machines to release and free names.
   const machines = await listMachines(deps.kube, key.namespace ?? '')
-  const plan = planMachineSet({ set, machines }, options)
+  const plan = planMachineSet({ set, machines, now: deps.clock.now() }, options)
   const report = await executeMachineSetActions(deps, set, plan.actions)
   await recordMachineSetEvents(deps, set, report)
 
   const now = deps.clock.now()
-  const { status, requeueAfterMs } = computeMachineSetStatus(set, plan.owned, now)
+  const { status, requeueAfterMs } = computeMachineSetStatus(
+    set,
+    { owned: plan.owned, replacement: plan.replacement },
+    now,
+  )
   if (!statusUnchanged(set.status, status)) {
     await writeStatus(deps.kube, type, { observed: set, status })
   }

@@ -4,14 +4,18 @@
  * (minReadySeconds), and the result says when the next Machine becomes available so the reconcile
  * can look again then.
  *
- * Conditions, all always set: ScalingUp, ScalingDown, MachinesReady, and Ready derived from them
- * with this precedence: ScalingUp > ScalingDown > MachinesReady > minReadySeconds pending.
+ * Conditions, all always set: ScalingUp, ScalingDown, MachinesReady, ReplicaFailure (as on a
+ * ReplicaSet: True while Machines of the set are Failed, naming the failure, what to fix and when
+ * they are replaced), and Ready derived from them with this precedence: ReplicaFailure >
+ * ScalingUp > ScalingDown > MachinesReady > minReadySeconds pending.
  */
 import { selectorToString } from '../../api/shared/label-selector'
 import type { MachineSet } from '../../api/v1beta1/machine-set'
 import { type ConditionInput, setConditions } from '../shared/conditions'
 import { isFullyLabeled } from './machine-template'
 import { availableSince, isMachineReady } from './readiness'
+import type { ReplacementPlan } from './replacement'
+import { replicaFailureCondition } from './replica-failure'
 import { isDeleting, type MachineObject, type MachineSetObject } from './types'
 
 /** The status to write and when availability next changes. */
@@ -26,12 +30,22 @@ const listed = (machines: MachineObject[]) => {
   return machines.length > 5 ? `${names.join(', ')}, ...` : names.join(', ')
 }
 
-/** Computes the status of `set` whose controlled Machines are `owned`, at `now`. */
+/** What the pass observed and decided that status reports. */
+export interface MachineSetStatusInput {
+  /** The Machines the set controls (being deleted included). */
+  owned: MachineObject[]
+  /** The replacement decision of the pass; without it the recorded backoff is kept. */
+  replacement?: ReplacementPlan | undefined
+}
+
+/** Computes the status of `set` from what the pass observed and decided, at `now`. */
 export function computeMachineSetStatus(
   set: MachineSetObject,
-  owned: MachineObject[],
+  input: MachineSetStatusInput,
   now: Date,
 ): MachineSetStatusResult {
+  const { owned } = input
+  const backoff = input.replacement ? input.replacement.backoff : set.status?.replacement
   const desired = set.spec.replicas ?? 0
   const minReadySeconds = set.spec.minReadySeconds ?? 0
   const active = owned.filter((m) => !isDeleting(m))
@@ -64,12 +78,14 @@ export function computeMachineSetStatus(
           `${notReady.length} of ${active.length} Machines not ready: ${listed(notReady)}`,
         )
       : cond('MachinesReady', true, 'MachinesReady', `${ready.length} Machines ready`),
+    replicaFailureCondition(input.replacement?.failed ?? [], backoff, now),
   ]
   conditions.push(readyCondition(conditions, available, desired))
   return {
     status: {
       replicas: owned.length,
       fullyLabeledReplicas: owned.filter((m) => isFullyLabeled(set, m)).length,
+      ...(backoff ? { replacement: backoff } : {}),
       readyReplicas: ready.length,
       availableReplicas: available,
       selector: selectorToString(set.spec.selector),
@@ -88,7 +104,7 @@ function readyCondition(
   available: number,
   desired: number,
 ): ConditionInput {
-  for (const type of ['ScalingUp', 'ScalingDown'] as const) {
+  for (const type of ['ReplicaFailure', 'ScalingUp', 'ScalingDown'] as const) {
     const c = conditions.find((x) => x.type === type)
     if (c?.status === 'True') return cond('Ready', false, c.reason, c.message)
   }

@@ -94,8 +94,7 @@ describe('MachineHealthCheck short-circuit', () => {
     expect(status.conditions?.find((c) => c.type === 'RemediationAllowed')).toMatchObject({
       status: 'False',
       reason: 'TooManyUnhealthy',
-      message:
-        '5 of 10 Machines not healthy, more than maxUnhealthy 40% (4): remediation is paused until at most 4 are not healthy',
+      message: `5 of 10 Machines not healthy, more than maxUnhealthy 40% (4): remediation is paused until at most 4 are not healthy; holding back ${[...failing].sort().join(', ')}`,
     })
     const restricted = await waitFor('RemediationRestricted Event', async () => {
       const list = await eventsAbout(k, namespace, 'pool', 'RemediationRestricted')

@@ -98,3 +98,48 @@ describe('computeDeploymentStatus', () => {
     expect(condition(low.status, 'Available')?.reason).toBe('MinimumReplicasUnavailable')
   })
 })
+
+describe('ReplicaFailure rolled up from the sets', () => {
+  const failing = (set: MachineSetObject, message: string): MachineSetObject => ({
+    ...set,
+    metadata: { ...set.metadata, name: set.metadata.uid?.replace('uid-', '') ?? '' },
+    status: {
+      ...set.status,
+      conditions: [
+        {
+          type: 'ReplicaFailure',
+          status: 'True',
+          reason: 'MachinesFailed',
+          message,
+          lastTransitionTime: now.toISOString(),
+        },
+      ],
+    },
+  })
+  it.each<[string, MachineSetObject[], string, string]>([
+    ['no set fails', [setFor('a', 1, 3)], 'False', 'No Machine has failed'],
+    [
+      'a set fails',
+      [
+        setFor('a', 1, 3),
+        failing(setFor('b', 2, 2), '2 Machines failed: InvalidAMI; fix MachineClass c'),
+      ],
+      'True',
+      'MachineSet b: 2 Machines failed: InvalidAMI; fix MachineClass c',
+    ],
+    [
+      'two sets fail',
+      [failing(setFor('b', 2, 2), 'x'), failing(setFor('a', 1, 3), 'y')],
+      'True',
+      'MachineSet a: y (and 1 more MachineSets)',
+    ],
+  ])('%s', (_name, sets, status, message) => {
+    const result = computeDeploymentStatus(
+      deployment(3, 'b'),
+      sets,
+      { current: sets[0], progressed: false },
+      now,
+    )
+    expect(condition(result.status, 'ReplicaFailure')).toMatchObject({ status, message })
+  })
+})

@@ -10,7 +10,7 @@ import type {
   ObservedCondition,
   Target,
 } from '../../../../src/reconcile/machine-health-check/target'
-import { evaluate, linked, minute, notReady } from './builders'
+import { evaluate, linked, machine, minute, notReady } from './builders'
 
 function eventsFor(
   targets: Target[],
@@ -33,8 +33,13 @@ const shortCircuit = {
   type: 'RemediationAllowed',
   status: 'False',
   message:
-    '2 of 3 Machines not healthy, more than maxUnhealthy 1 (1): remediation is paused until at most 1 are not healthy',
+    '2 of 3 Machines not healthy, more than maxUnhealthy 1 (1): remediation is paused until at most 1 are not healthy; holding back a, b',
 }
+
+/** A Machine of a set that has no Node yet and no startup timer running: still starting. */
+const starting = (name: string) => ({
+  machine: machine(name, { phase: 'Provisioning', nodeRef: undefined }),
+})
 
 describe('transitionEvents', () => {
   it.each<[string, Target[], number, Parameters<typeof eventsFor>[2], string[]]>([
@@ -67,6 +72,27 @@ describe('transitionEvents', () => {
       1,
       { machine: { a: failed, b: failed }, allowed: shortCircuit },
       [],
+    ],
+    [
+      'a fresh set whose Machines are all starting short-circuits without a Warning',
+      [starting('a'), starting('b'), starting('c')],
+      1,
+      {},
+      [],
+    ],
+    [
+      'a Machine turning unhealthy while others start is held back and recorded',
+      [starting('a'), starting('b'), notReady('c', 9 * minute)],
+      1,
+      {
+        allowed: {
+          type: 'RemediationAllowed',
+          status: 'False',
+          message:
+            '3 of 3 Machines not healthy, more than maxUnhealthy 1 (1): remediation is paused until at most 1 are not healthy',
+        },
+      },
+      ['RemediationRestricted:check:false', 'MachineMarkedUnhealthy:c:true'],
     ],
   ])('%s', (_name, targets, maxUnhealthy, previous, expected) => {
     expect(eventsFor(targets, maxUnhealthy, previous)).toEqual(expected)

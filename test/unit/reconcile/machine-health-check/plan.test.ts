@@ -115,10 +115,20 @@ describe('planRemediation', () => {
     ],
     [
       'requested and failed Machines go before timed-out ones',
-      [notReady('b-old', 60 * minute), linked('a-failed', undefined, { phase: 'Failed' })],
-      { maxInFlight: 1 },
+      [
+        notReady('b-old', 60 * minute),
+        linked('a-failed', undefined, { phase: 'Failed', machineSetOwner: undefined }),
+      ],
+      { maxInFlight: 1, mode: { type: 'external-annotation' } },
       {},
-      ['delete:a-failed'],
+      ['hand-off:a-failed'],
+    ],
+    [
+      'a Failed Machine of a set is left to its set (which replaces it under backoff)',
+      [linked('a', undefined, { phase: 'Failed', failureReason: 'InvalidAMI' }), linked('ok')],
+      { maxUnhealthy: '100%' },
+      { currentHealthy: 1, unhealthy: 1 },
+      [],
     ],
     [
       'external remediation by annotation hands off instead of deleting, owner or not',

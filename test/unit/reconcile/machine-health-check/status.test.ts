@@ -61,7 +61,7 @@ describe('healthCheckStatus', () => {
             status: 'False',
             reason: 'TooManyUnhealthy',
             message:
-              '5 of 10 Machines not healthy, more than maxUnhealthy 40% (4): remediation is paused until at most 4 are not healthy',
+              '5 of 10 Machines not healthy, more than maxUnhealthy 40% (4): remediation is paused until at most 4 are not healthy; holding back m-5, m-6, m-7, m-8, m-9',
           },
           {
             type: 'TargetsHealthy',

@@ -41,6 +41,8 @@ export interface MachineOptions {
   ready?: boolean | string
   deleting?: boolean
   spec?: MachineObject['spec']
+  /** Failed with this reason and message. */
+  failed?: { reason: string; message: string }
 }
 
 /** A Machine `name` labelled `pool=a`, controlled by the set unless `owner` says otherwise. */
@@ -86,6 +88,12 @@ export function machine(name: string, options: MachineOptions = {}): MachineObje
             },
           ],
         }
-      : { phase: 'Provisioning' },
+      : options.failed
+        ? {
+            phase: 'Failed',
+            failureReason: options.failed.reason,
+            failureMessage: options.failed.message,
+          }
+        : { phase: 'Provisioning' },
   }
 }

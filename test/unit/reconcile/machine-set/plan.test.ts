@@ -3,7 +3,7 @@ import { ANNOTATIONS } from '../../../../src/api/group'
 import { machineNameForSlot } from '../../../../src/reconcile/machine-set/machine-names'
 import { type MachineSetAction, planMachineSet } from '../../../../src/reconcile/machine-set/plan'
 import type { MachineObject } from '../../../../src/reconcile/machine-set/types'
-import { machine, machineSet, setUid } from './builders'
+import { machine, machineSet, setUid, t0 } from './builders'
 
 const summary = (actions: MachineSetAction[]) =>
   actions.map((a) => `${a.type}:${a.machine.metadata.name}`).sort()
@@ -57,20 +57,20 @@ describe('planMachineSet', () => {
       [],
     ],
   ])('%s', (_name, replicas, machines, expected) => {
-    expect(summary(planMachineSet({ set: machineSet(replicas), machines }).actions)).toEqual(
-      expected,
-    )
+    expect(
+      summary(planMachineSet({ set: machineSet(replicas), machines, now: t0 }).actions),
+    ).toEqual(expected)
   })
 
   it('adopts nothing through a selector that requires no label (DoesNotExist alone)', () => {
     const selector = { matchExpressions: [{ key: 'x', operator: 'DoesNotExist' as const }] }
     const orphans = Array.from({ length: 3 }, (_, i) => machine(`orphan-${i}`, { owner: null }))
-    const plan = planMachineSet({ set: machineSet(0, { selector }), machines: orphans })
+    const plan = planMachineSet({ set: machineSet(0, { selector }), machines: orphans, now: t0 })
     expect(plan.actions).toEqual([])
   })
 
   it('stamps new Machines from the template with a controller reference', () => {
-    const [create] = planMachineSet({ set: machineSet(1), machines: [] }).actions
+    const [create] = planMachineSet({ set: machineSet(1), machines: [], now: t0 }).actions
     expect(create?.type).toBe('create')
     expect(create?.machine.metadata).toMatchObject({
       namespace: 'ns',
@@ -90,7 +90,7 @@ describe('planMachineSet', () => {
         spec: { classRef: { name: 'small' }, nodeDeletionTimeout: '1m', nodeDrainTimeout: '5m' },
       },
     })
-    const plan = planMachineSet({ set, machines: [machine('a', { ready: true })] })
+    const plan = planMachineSet({ set, machines: [machine('a', { ready: true })], now: t0 })
     expect(plan.actions).toEqual([
       expect.objectContaining({
         type: 'update',
@@ -106,6 +106,7 @@ describe('planMachineSet', () => {
     const plan = planMachineSet({
       set: machineSet(3, { deleting: true }),
       machines: [machine('a'), machine('orphan', { owner: null })],
+      now: t0,
     })
     expect(plan.actions).toEqual([])
     expect(plan.owned.map((m) => m.metadata.name)).toEqual(['a'])
@@ -114,15 +115,15 @@ describe('planMachineSet', () => {
   it('creates nothing while the disable-create annotation is set, but still deletes', () => {
     const set = machineSet(2)
     set.metadata.annotations = { [ANNOTATIONS.disableMachineCreate]: 'true' }
-    expect(planMachineSet({ set, machines: [] }).actions).toEqual([])
+    expect(planMachineSet({ set, machines: [], now: t0 }).actions).toEqual([])
     const over = machineSet(0)
     over.metadata.annotations = { [ANNOTATIONS.disableMachineCreate]: 'true' }
-    const plan = planMachineSet({ set: over, machines: [machine('a')] })
+    const plan = planMachineSet({ set: over, machines: [machine('a')], now: t0 })
     expect(summary(plan.actions)).toEqual(['delete:a'])
   })
 
   it('creates in batches and asks to come back', () => {
-    const plan = planMachineSet({ set: machineSet(120), machines: [] }, { maxBatch: 50 })
+    const plan = planMachineSet({ set: machineSet(120), machines: [], now: t0 }, { maxBatch: 50 })
     expect(plan.actions).toHaveLength(50)
     expect(plan.requeueAfterMs).toBe(1000)
   })
@@ -133,6 +134,7 @@ describe('planMachineSet', () => {
     const plan = planMachineSet({
       set: machineSet(1),
       machines: [machine('keep', { ready: true }), annotated, machine('new')],
+      now: t0,
     })
     expect(
       plan.actions.map((a) =>

@@ -60,7 +60,7 @@ describe('computeMachineSetStatus', () => {
   ])('%s', (_name, replicas, minReadySeconds, machines, counters, readyReason) => {
     const { status } = computeMachineSetStatus(
       machineSet(replicas, { minReadySeconds }),
-      machines,
+      { owned: machines },
       t0,
     )
     expect(status).toMatchObject({ ...counters, selector: 'pool=a', observedGeneration: 3 })
@@ -70,20 +70,26 @@ describe('computeMachineSetStatus', () => {
   it('asks to look again when the next Machine passes minReadySeconds', () => {
     const result = computeMachineSetStatus(
       machineSet(2, { minReadySeconds: 60 }),
-      [
-        machine('a', { ready: at(-10).toISOString() }),
-        machine('b', { ready: at(-50).toISOString() }),
-      ],
+      {
+        owned: [
+          machine('a', { ready: at(-10).toISOString() }),
+          machine('b', { ready: at(-50).toISOString() }),
+        ],
+      },
       t0,
     )
     expect(result.requeueAfterMs).toBe(10_000)
   })
 
   it('keeps lastTransitionTime while a condition holds and moves it on a flip', () => {
-    const first = computeMachineSetStatus(machineSet(1), [machine('a')], t0).status
+    const first = computeMachineSetStatus(machineSet(1), { owned: [machine('a')] }, t0).status
     const set = { ...machineSet(1), status: first }
-    const same = computeMachineSetStatus(set, [machine('a')], at(30)).status
-    const flipped = computeMachineSetStatus(set, [machine('a', { ready: true })], at(30)).status
+    const same = computeMachineSetStatus(set, { owned: [machine('a')] }, at(30)).status
+    const flipped = computeMachineSetStatus(
+      set,
+      { owned: [machine('a', { ready: true })] },
+      at(30),
+    ).status
     expect(condition(same, 'MachinesReady')?.lastTransitionTime).toBe(t0.toISOString())
     expect(condition(flipped, 'MachinesReady')?.lastTransitionTime).toBe(at(30).toISOString())
   })
@@ -95,7 +101,7 @@ describe('computeMachineSetStatus', () => {
         spec: { classRef: { name: 'c' }, nodeDeletionTimeout: '10s' },
       },
     })
-    const { status } = computeMachineSetStatus(set, [machine('a', { ready: true })], t0)
+    const { status } = computeMachineSetStatus(set, { owned: [machine('a', { ready: true })] }, t0)
     expect(status.fullyLabeledReplicas).toBe(0)
   })
 })
