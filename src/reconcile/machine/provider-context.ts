@@ -66,7 +66,9 @@ export function machineProvider(
  * Aborted when this call runs past the provider call timeout, counted from now, or when the
  * runner abandons the reconcile (its deadline), whichever comes first.
  */
-function callSignal(deps: MachineDeps): AbortSignal {
+export function callSignal(
+  deps: Pick<MachineDeps, 'signal' | 'providerCallTimeoutMs'>,
+): AbortSignal {
   const timeout = AbortSignal.timeout(deps.providerCallTimeoutMs ?? defaultProviderCallTimeoutMs)
   return deps.signal ? AbortSignal.any([deps.signal, timeout]) : timeout
 }
