@@ -1,7 +1,7 @@
 /**
  * @module What one Machine reconcile knows: the Machine as last read or written, what its provider
  * reported about the instance, the Node, the create claim and the deletion facts. Plain data: the
- * planner reads it, and each executed action returns a new one with its outcome folded in.
+ * planner and status.ts read it, and outcomes.ts folds each executed action's outcome into it.
  */
 import type { V1Node } from '@kubernetes/client-node'
 import type { Machine } from '../../api/v1beta1/machine'
