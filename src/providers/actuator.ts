@@ -34,6 +34,8 @@ export interface ActuatorMachine {
   spec: {
     /** Set once, after the first successful create; may be missing after a crash. */
     providerID?: string | undefined
+    /** The zone the Machine must run in (a MachineSet's balanced choice), when set. */
+    failureDomain?: string | undefined
   }
   status?:
     | {
@@ -102,6 +104,39 @@ export interface SecretRef {
   key?: string | undefined
 }
 
+/** Where and how an instance runs: what a cloud may have no capacity for at a time. */
+export interface Offering {
+  instanceType: string
+  zone: string
+  /** e.g. `spot` or `on-demand`. */
+  capacityType: string
+}
+
+/** An offering found without capacity, until when the finding holds, and the cloud's reason. */
+export interface UnavailableOffering extends Offering {
+  /** RFC 3339. */
+  expiresAt: string
+  /** The cloud's error code, e.g. `InsufficientInstanceCapacity`. */
+  reason: string
+}
+
+/**
+ * The memory of unavailable offerings shared by the Machines of one MachineClass (its status), so
+ * a sibling, or another worker, skips an offering one launch found without capacity.
+ */
+export interface OfferingMemory {
+  /** Offerings the class records as unavailable (expired ones may be included; skip them). */
+  unavailable: readonly UnavailableOffering[]
+  /**
+   * Records what one launch found: misses (remembered for the class's TTL) and the offering that
+   * launched (forgotten, capacity is back). Best effort: a failure is logged, never thrown.
+   */
+  record(outcome: {
+    missed: readonly (Offering & { reason: string })[]
+    launched?: Offering
+  }): Promise<void>
+}
+
 /** Everything a provider call may use besides the Machine itself. */
 export interface ActuatorContext {
   /**
@@ -126,6 +161,8 @@ export interface ActuatorContext {
    * (aws) ignore it.
    */
   kube: KubeClient
+  /** The class's memory of unavailable offerings; absent for a Machine without a class. */
+  offerings?: OfferingMemory | undefined
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
- * @module The `aws` actuator: EC2 instances for Machines, crash-safe (ClientToken + UID tags),
- * tolerant of EC2's eventual consistency, and idempotent on delete.
+ * @module The `aws` actuator: EC2 instances for Machines, launched over ordered offerings with
+ * fallback on capacity misses, crash-safe (a ClientToken per offering + UID tags), tolerant of EC2's
+ * eventual consistency, and idempotent on delete.
  */
 import {
   type EC2Client,
@@ -20,6 +21,7 @@ import { InvalidConfigurationError, NotFoundError } from '../errors'
 import { parseProviderSpec } from '../spec'
 import type { ClientPool } from './client-pool'
 import { classifyAwsError, isInstanceNotFound } from './errors'
+import { launchWithFallback, rememberedUnavailable } from './fallback'
 import {
   isLive,
   pickInstance,
@@ -29,10 +31,17 @@ import {
   withinLaunchGrace,
 } from './instance'
 import { type Observed, observeMachine } from './lookup'
+import { describeOfferedZones } from './offered-zones'
+import { orderOfferings } from './offerings'
 import { resolveLaunch } from './resolve'
 import { toRunInstancesInput } from './run-instances-input'
 import { readCredentials, readUserDataBase64 } from './secrets'
-import { type AwsProviderSpec, awsProviderSpecSchema } from './spec'
+import {
+  type AwsProviderSpec,
+  awsProviderSpecSchema,
+  capacityTypesOf,
+  instanceTypesOf,
+} from './spec'
 
 /** Settings of one `aws` actuator. */
 export interface AwsActuatorOptions {
@@ -75,31 +84,58 @@ export function createAwsActuator(options: AwsActuatorOptions): Actuator {
     return undefined
   }
 
+  /** Launches the Machine over its offerings in order (see fallback.ts). */
   async function launch(ctx: ActuatorContext, machine: ActuatorMachine, s: Session) {
     const { name, namespace, uid } = machine.metadata
-    const resolved = await resolveLaunch(s.client, s.spec, { uid, signal: ctx.signal })
-    const input = toRunInstancesInput({
-      spec: s.spec,
-      machine: { name, namespace, uid },
-      resolved,
-      ownerId: options.ownerId,
-      userDataBase64: await readUserDataBase64(ctx, s.spec),
+    const resolved = await resolveLaunch(s.client, s.spec, ctx.signal)
+    const instanceTypes = instanceTypesOf(s.spec)
+    const zone = machine.spec.failureDomain
+    const order = orderOfferings({
+      instanceTypes,
+      capacityTypes: capacityTypesOf(s.spec),
+      subnets: resolved.subnets,
+      offered: await describeOfferedZones(s.client, instanceTypes, ctx.signal),
+      unavailable: rememberedUnavailable(ctx),
+      now: ctx.clock.now(),
+      uid,
+      zone,
     })
-    // Only ids and types: the request also carries user data, which must never reach a log.
-    ctx.logger.info(
-      { imageId: input.ImageId, instanceType: input.InstanceType, subnetId: resolved.subnetId },
-      'launching EC2 instance',
-    )
-    const out = await s.client
-      .send(new RunInstancesCommand(input), { abortSignal: ctx.signal })
-      .catch((error: unknown) => {
-        throw classifyAwsError(error, 'RunInstances')
-      })
-    const instance = out.Instances?.[0]
-    if (!instance?.InstanceId) {
-      throw new TransientError('EC2 RunInstances returned no instance', { reason: 'EC2Error' })
+    if (zone && !resolved.subnets.some((subnet) => subnet.zone === zone)) {
+      throw new InvalidConfigurationError(
+        `no subnet of the class is in zone ${zone} (spec.failureDomain); add one to subnets`,
+        { reason: 'InvalidSubnet', field: s.spec.subnets ? 'subnets' : 'subnet' },
+      )
     }
-    return instance
+    const userDataBase64 = await readUserDataBase64(ctx, s.spec)
+    return await launchWithFallback(ctx, order, {
+      typesField: s.spec.instanceTypes ? 'instanceTypes' : 'instanceType',
+      adoptable: async () => {
+        const seen = await observeMachine(s.client, machine, { going: false, signal: ctx.signal })
+        return backing(ctx, machine, seen)
+      },
+      launch: async (offering) => {
+        const input = toRunInstancesInput({
+          spec: s.spec,
+          machine: { name, namespace, uid },
+          resolved,
+          offering,
+          ownerId: options.ownerId,
+          userDataBase64,
+        })
+        // Only ids and types: the request also carries user data, which must never reach a log.
+        ctx.logger.info({ imageId: input.ImageId, ...offering }, 'launching EC2 instance')
+        const out = await s.client
+          .send(new RunInstancesCommand(input), { abortSignal: ctx.signal })
+          .catch((error: unknown) => {
+            throw classifyAwsError(error, 'RunInstances')
+          })
+        const instance = out.Instances?.[0]
+        if (!instance?.InstanceId) {
+          throw new TransientError('EC2 RunInstances returned no instance', { reason: 'EC2Error' })
+        }
+        return instance
+      },
+    })
   }
 
   function adopted(ctx: ActuatorContext, instance: Instance): ProviderResult {
@@ -137,7 +173,9 @@ export function createAwsActuator(options: AwsActuatorOptions): Actuator {
           { reason: 'InstanceTerminated' },
         )
       }
-      const instance = await launch(ctx, machine, s)
+      const outcome = await launch(ctx, machine, s)
+      if (outcome.adopted) return adopted(ctx, outcome.instance)
+      const instance = outcome.instance
       if (!isLive(instance)) {
         // The token returned the instance of an earlier launch that has since been terminated;
         // EC2 will not launch another for this Machine, and a Machine is never re-provisioned.

@@ -32,7 +32,6 @@ const invalidConfiguration: Record<string, { reason: string; field?: string }> =
   InvalidBlockDeviceMapping: { reason: 'InvalidBlockDevices', field: 'blockDevices' },
   InvalidInstanceType: { reason: 'InvalidInstanceType', field: 'instanceType' },
   'InvalidInstanceType.NotFound': { reason: 'InvalidInstanceType', field: 'instanceType' },
-  Unsupported: { reason: 'UnsupportedConfiguration' },
   UnsupportedOperation: { reason: 'UnsupportedConfiguration' },
   InvalidParameterValue: { reason: 'InvalidParameter' },
   InvalidParameterCombination: { reason: 'InvalidParameter' },
@@ -55,6 +54,11 @@ const capacity: Record<string, number> = {
   InsufficientHostCapacity: 120_000,
   InsufficientReservedInstanceCapacity: 120_000,
   InsufficientCapacityOnHost: 120_000,
+  UnfulfillableCapacity: 120_000,
+  ReservationCapacityExceeded: 300_000,
+  // The type is not offered in the subnet's zone (or not with these options): another zone or
+  // type may be, so it is a miss of this offering, not a configuration error (CAPA #2106).
+  Unsupported: 300_000,
   InsufficientFreeAddressesInSubnet: 300_000,
   SpotMaxPriceTooLow: 300_000,
   MaxSpotInstanceCountExceeded: 300_000,
@@ -62,6 +66,28 @@ const capacity: Record<string, number> = {
   InstanceLimitExceeded: 600_000,
   VcpuLimitExceeded: 600_000,
   VolumeLimitExceeded: 600_000,
+}
+
+/**
+ * Codes that say one offering (instance type x zone x capacity type) has no capacity now: a
+ * launch moves on to its next offering. Quotas are left out: they hold for every offering.
+ */
+const offeringMisses = new Set([
+  'InsufficientInstanceCapacity',
+  'InsufficientHostCapacity',
+  'InsufficientReservedInstanceCapacity',
+  'InsufficientCapacityOnHost',
+  'Unsupported',
+  'UnfulfillableCapacity',
+  'ReservationCapacityExceeded',
+  'SpotMaxPriceTooLow',
+  'MaxSpotInstanceCountExceeded',
+  'InsufficientFreeAddressesInSubnet',
+])
+
+/** Whether a classified error is a capacity miss of the offering the call asked for. */
+export function isOfferingMiss(error: unknown): error is CapacityError {
+  return error instanceof CapacityError && offeringMisses.has(error.reason)
 }
 
 const throttling = new Set([

@@ -9,7 +9,7 @@ import { describeCapacity } from './capacity'
 import { type ClientPoolOptions, createClientPool } from './client-pool'
 import { sweepOrphans } from './orphans'
 import { readCredentials } from './secrets'
-import { awsProviderSpecSchema } from './spec'
+import { awsProviderSpecSchema, instanceTypesOf } from './spec'
 import { defaultOwnerId } from './tags'
 
 /** Options of `createAwsProvider`; all optional, for production the defaults fit. */
@@ -56,7 +56,8 @@ export function createAwsProvider(options: AwsProviderOptions = {}): AwsProvider
     async capacity(request) {
       const spec = parseProviderSpec(awsProviderSpecSchema(), request.providerSpec)
       const client = clients.get(spec.region, await readCredentials(request, spec))
-      return await describeCapacity(client, spec.instanceType, request.signal)
+      // The preferred type: scale from zero plans with it (other types may differ in size).
+      return await describeCapacity(client, instanceTypesOf(spec)[0] ?? '', request.signal)
     },
     close: () => clients.close(),
   }

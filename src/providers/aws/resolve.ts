@@ -1,6 +1,6 @@
 /**
- * @module Turns the spec's lookups (AMI, subnet and security groups by filters) into ids, with
- * errors that name the field. The pickers are pure so the choice rules are unit-tested.
+ * @module Turns the spec's lookups (AMI, subnets and security groups by filters) into ids (and
+ * subnets into zones), with errors that name the field. The pickers are pure so the choice rules are unit-tested.
  */
 import {
   DescribeImagesCommand,
@@ -13,8 +13,9 @@ import {
 } from '@aws-sdk/client-ec2'
 import { InvalidConfigurationError } from '../errors'
 import { classifyAwsError } from './errors'
+import type { SubnetChoice } from './offerings'
 import type { ResolvedLaunch } from './run-instances-input'
-import type { AwsProviderSpec } from './spec'
+import { type AwsProviderSpec, subnetEntriesOf } from './spec'
 
 type SpecFilter = { name: string; values: string[] }
 
@@ -32,18 +33,6 @@ export function pickNewestImage(images: readonly Image[]): Image | undefined {
         (b.CreationDate ?? '').localeCompare(a.CreationDate ?? '') ||
         (a.ImageId ?? '').localeCompare(b.ImageId ?? ''),
     )[0]
-}
-
-/**
- * One of the matching subnets, chosen by the Machine UID: stable for a Machine (so a retried
- * launch sends the same parameters) and spread across subnets (and so zones) over many Machines.
- */
-export function pickSubnet(subnets: readonly Subnet[], uid: string): Subnet | undefined {
-  const sorted = subnets.toSorted((a, b) => (a.SubnetId ?? '').localeCompare(b.SubnetId ?? ''))
-  if (sorted.length === 0) return undefined
-  let hash = 0
-  for (const char of uid) hash = (hash * 31 + char.charCodeAt(0)) >>> 0
-  return sorted[hash % sorted.length]
 }
 
 async function send<T>(operation: string, field: string, call: () => Promise<T>): Promise<T> {
@@ -72,24 +61,62 @@ async function resolveImage(client: EC2Client, spec: AwsProviderSpec, signal: Ab
   return image
 }
 
-async function resolveSubnet(
+/** The zone and id of each subnet, when EC2 says both. */
+function choices(subnets: readonly Subnet[]): SubnetChoice[] {
+  return subnets.flatMap((s) =>
+    s.SubnetId && s.AvailabilityZone ? [{ subnetId: s.SubnetId, zone: s.AvailabilityZone }] : [],
+  )
+}
+
+/**
+ * Every subnet the spec's subnet entries match, with its zone: one DescribeSubnets for the ids,
+ * one per filter entry (limited to placement.availabilityZone when set). An entry that matches
+ * nothing is a configuration error naming it.
+ */
+async function resolveSubnets(
   client: EC2Client,
   spec: AwsProviderSpec,
-  ctx: { uid: string; signal: AbortSignal },
-) {
-  if (spec.subnet.id) return spec.subnet.id
-  const filters = toEc2Filters(spec.subnet.filters ?? [])
-  const zone = spec.placement?.availabilityZone
-  if (zone) filters.push({ Name: 'availability-zone', Values: [zone] })
-  const out = await send('DescribeSubnets', 'subnet.filters', () =>
-    client.send(new DescribeSubnetsCommand({ Filters: filters }), { abortSignal: ctx.signal }),
-  )
-  const subnet = pickSubnet(out.Subnets ?? [], ctx.uid)
-  if (!subnet?.SubnetId) {
-    const where = zone ? ` in ${zone}` : ''
-    throw invalid('subnet.filters', 'InvalidSubnet', `no subnet matches subnet.filters${where}`)
+  signal: AbortSignal,
+): Promise<SubnetChoice[]> {
+  const field = spec.subnets ? 'subnets' : 'subnet'
+  const entries = subnetEntriesOf(spec)
+  const at = (index: number) => (spec.subnets ? `subnets[${index}]` : 'subnet')
+  const found = new Map<string, SubnetChoice>()
+  const ids = entries.flatMap((e) => (e.id ? [e.id] : []))
+  if (ids.length > 0) {
+    const out = await send('DescribeSubnets', field, () =>
+      client.send(new DescribeSubnetsCommand({ SubnetIds: ids }), { abortSignal: signal }),
+    )
+    const known = choices(out.Subnets ?? [])
+    for (const [index, entry] of entries.entries()) {
+      const subnet = known.find((k) => k.subnetId === entry.id)
+      if (entry.id && !subnet) {
+        throw invalid(`${at(index)}.id`, 'InvalidSubnet', `subnet ${entry.id} does not exist`)
+      }
+      if (subnet) found.set(subnet.subnetId, subnet)
+    }
   }
-  return subnet.SubnetId
+  const zone = spec.placement?.availabilityZone
+  for (const [index, entry] of entries.entries()) {
+    if (!entry.filters) continue
+    const filters = toEc2Filters(entry.filters)
+    if (zone) filters.push({ Name: 'availability-zone', Values: [zone] })
+    const where = `${at(index)}.filters`
+    const out = await send('DescribeSubnets', where, () =>
+      client.send(new DescribeSubnetsCommand({ Filters: filters }), { abortSignal: signal }),
+    )
+    const matched = choices(out.Subnets ?? [])
+    if (matched.length === 0) {
+      throw invalid(
+        where,
+        'InvalidSubnet',
+        `no subnet matches ${where}${zone ? ` in ${zone}` : ''}`,
+      )
+    }
+    for (const subnet of matched) found.set(subnet.subnetId, subnet)
+  }
+  const all = [...found.values()]
+  return zone ? all.filter((s) => s.zone === zone) : all
 }
 
 async function resolveSecurityGroups(
@@ -121,17 +148,17 @@ async function resolveSecurityGroups(
   return [...ids]
 }
 
-/** Resolves every lookup of `spec` for the Machine with `uid` (1 to 3 Describe calls). */
+/** Resolves every lookup of `spec` (1 to 3 Describe calls, plus one per subnet filter entry). */
 export async function resolveLaunch(
   client: EC2Client,
   spec: AwsProviderSpec,
-  ctx: { uid: string; signal: AbortSignal },
-): Promise<ResolvedLaunch> {
-  const image = await resolveImage(client, spec, ctx.signal)
+  signal: AbortSignal,
+): Promise<ResolvedLaunch & { subnets: SubnetChoice[] }> {
+  const image = await resolveImage(client, spec, signal)
   return {
     imageId: image.ImageId ?? '',
     rootDeviceName: image.RootDeviceName,
-    subnetId: await resolveSubnet(client, spec, ctx),
-    securityGroupIds: await resolveSecurityGroups(client, spec, ctx.signal),
+    subnets: await resolveSubnets(client, spec, signal),
+    securityGroupIds: await resolveSecurityGroups(client, spec, signal),
   }
 }

@@ -2,11 +2,14 @@
  * @module The pure translation of an `aws` provider spec plus resolved ids into one RunInstances
  * request. No I/O: every lookup (AMI filters, subnet filters, user data) happens before.
  */
+
+import { createHash } from 'node:crypto'
 import type {
   BlockDeviceMapping,
   RunInstancesCommandInput,
   TagSpecification,
 } from '@aws-sdk/client-ec2'
+import type { PlacedOffering } from './offerings'
 import type { AwsProviderSpec } from './spec'
 import { type Ec2Tag, machineTags } from './tags'
 
@@ -15,7 +18,6 @@ export interface ResolvedLaunch {
   imageId: string
   /** The AMI's root device name, needed to override the root volume. */
   rootDeviceName?: string | undefined
-  subnetId: string
   /** Empty: let EC2 use the VPC's default group. */
   securityGroupIds: string[]
 }
@@ -25,6 +27,8 @@ export interface RunInstancesParams {
   spec: AwsProviderSpec
   machine: { name: string; namespace: string; uid: string }
   resolved: ResolvedLaunch
+  /** The instance type, zone (subnet) and capacity type this launch asks for. */
+  offering: PlacedOffering
   /** The ownership tag value of this deployment. */
   ownerId: string
   /** User data already base64-encoded; never logged. */
@@ -32,13 +36,17 @@ export interface RunInstancesParams {
 }
 
 /**
- * The RunInstances idempotency token of a Machine. EC2 returns the instance an earlier call with
- * the same token launched instead of launching another, which closes the duplicate-instance window
- * between launch and status write. https://docs.aws.amazon.com/ec2/latest/devguide/ec2-api-idempotency.html
+ * The RunInstances idempotency token of a Machine's launch of one offering. EC2 returns the
+ * instance an earlier call with the same token launched instead of launching another, which closes
+ * the duplicate-instance window between launch and status write for that offering; across
+ * offerings, the lookup by UID tag before every launch does.
+ * https://docs.aws.amazon.com/ec2/latest/devguide/ec2-api-idempotency.html
  */
-export function clientTokenFor(uid: string): string {
-  // At most 64 ASCII characters; a UID is 36.
-  return `machine-api-${uid}`
+export function clientTokenFor(uid: string, offering: PlacedOffering): string {
+  const where = `${offering.instanceType}/${offering.subnetId}/${offering.capacityType}`
+  const digest = createHash('sha256').update(where).digest('hex').slice(0, 8)
+  // At most 64 ASCII characters: 12 + a 36-character UID + 9.
+  return `machine-api-${uid}-${digest}`
 }
 
 type Volume = AwsProviderSpec['blockDevices'][number]['volume']
@@ -78,19 +86,19 @@ function tagSpecifications(tags: Ec2Tag[]): TagSpecification[] {
 
 /** Builds the RunInstances request for one Machine (MinCount = MaxCount = 1). */
 export function toRunInstancesInput(params: RunInstancesParams): RunInstancesCommandInput {
-  const { spec, machine, resolved } = params
+  const { spec, machine, resolved, offering } = params
   const tags = machineTags(machine, { ownerId: params.ownerId, userTags: spec.tags })
   const groups = resolved.securityGroupIds.length > 0 ? resolved.securityGroupIds : undefined
   // A public IP choice can only be expressed on an explicit primary network interface, which then
   // carries the subnet and groups instead of the top-level fields.
   const network: Partial<RunInstancesCommandInput> =
     spec.publicIP === undefined
-      ? { SubnetId: resolved.subnetId, SecurityGroupIds: groups }
+      ? { SubnetId: offering.subnetId, SecurityGroupIds: groups }
       : {
           NetworkInterfaces: [
             {
               DeviceIndex: 0,
-              SubnetId: resolved.subnetId,
+              SubnetId: offering.subnetId,
               Groups: groups,
               AssociatePublicIpAddress: spec.publicIP,
               DeleteOnTermination: true,
@@ -102,9 +110,9 @@ export function toRunInstancesInput(params: RunInstancesParams): RunInstancesCom
   return {
     MinCount: 1,
     MaxCount: 1,
-    ClientToken: clientTokenFor(machine.uid),
+    ClientToken: clientTokenFor(machine.uid, offering),
     ImageId: resolved.imageId,
-    InstanceType: spec.instanceType as RunInstancesCommandInput['InstanceType'],
+    InstanceType: offering.instanceType as RunInstancesCommandInput['InstanceType'],
     ...network,
     KeyName: spec.keyName,
     UserData: params.userDataBase64,
@@ -120,16 +128,17 @@ export function toRunInstancesInput(params: RunInstancesParams): RunInstancesCom
         }
       : undefined,
     BlockDeviceMappings: blockDeviceMappings(params),
-    InstanceMarketOptions: spec.spot
-      ? {
-          MarketType: 'spot',
-          SpotOptions: {
-            MaxPrice: spec.spot.maxPrice,
-            SpotInstanceType: 'one-time',
-            InstanceInterruptionBehavior: 'terminate',
-          },
-        }
-      : undefined,
+    InstanceMarketOptions:
+      offering.capacityType === 'spot'
+        ? {
+            MarketType: 'spot',
+            SpotOptions: {
+              MaxPrice: spec.spot?.maxPrice,
+              SpotInstanceType: 'one-time',
+              InstanceInterruptionBehavior: 'terminate',
+            },
+          }
+        : undefined,
     MetadataOptions: {
       HttpTokens: spec.metadataOptions.httpTokens,
       HttpPutResponseHopLimit: spec.metadataOptions.httpPutResponseHopLimit,

@@ -69,6 +69,24 @@ export const awsVolumeSchema = lazySchema(() =>
     }),
 )
 
+/** The most instance types one spec may list (Karpenter's CreateFleet sends up to 60). */
+export const maxInstanceTypes = 20
+/** The most subnet entries one spec may list. */
+export const maxSubnetEntries = 16
+
+/** EC2 capacity types a spec may prefer. */
+export const capacityTypes = ['spot', 'on-demand'] as const
+/** An EC2 capacity type. */
+export type CapacityType = (typeof capacityTypes)[number]
+
+const instanceTypeSchema = lazySchema(() =>
+  z.string().regex(/^[a-z0-9-]+\.[a-z0-9]+$/, 'must be an instance type such as m7i.large'),
+)
+
+function unique(values: readonly string[]): boolean {
+  return new Set(values).size === values.length
+}
+
 const tagKey = lazySchema(() =>
   z
     .string()
@@ -98,10 +116,43 @@ export const awsProviderSpecSchema = lazySchema(() =>
       ami: amiSchema().describe(
         'The AMI by id, or by filters (the newest match by creation date wins).',
       ),
-      instanceType: z.string().regex(/^[a-z0-9-]+\.[a-z0-9]+$/, 'e.g. m7i.large'),
-      subnet: idOrFilters('subnet', /^subnet-[0-9a-f]+$/).describe(
-        'The subnet by id, or by filters (the first match by id wins, for determinism).',
-      ),
+      instanceType: instanceTypeSchema()
+        .optional()
+        .describe('The instance type: the one-element form of instanceTypes.'),
+      instanceTypes: z
+        .array(instanceTypeSchema())
+        .min(1)
+        .max(maxInstanceTypes)
+        .refine(unique, { message: 'instance types must be unique' })
+        .optional()
+        .describe(
+          'Instance types in order of preference: a type EC2 has no capacity for (in a zone, ' +
+            'for a capacity type) is passed over for the next. Set this or instanceType.',
+        ),
+      subnet: idOrFilters('subnet', /^subnet-[0-9a-f]+$/)
+        .optional()
+        .describe('One subnet entry: the one-element form of subnets.'),
+      subnets: z
+        .array(idOrFilters('subnets[]', /^subnet-[0-9a-f]+$/))
+        .min(1)
+        .max(maxSubnetEntries)
+        .optional()
+        .describe(
+          'Subnets by id or filters, typically one per zone. Every matching subnet is a candidate: ' +
+            'a Machine starts in one chosen by its UID (spreading Machines over zones), or in its ' +
+            'spec.failureDomain zone when set, and moves to the next zone when EC2 has no capacity ' +
+            'there. Set this or subnet.',
+        ),
+      capacityTypes: z
+        .array(z.enum(capacityTypes))
+        .min(1)
+        .refine(unique, { message: 'capacity types must be unique' })
+        .optional()
+        .describe(
+          'Capacity types in order of preference, e.g. [spot, on-demand]: spot offerings are ' +
+            'tried first and on-demand ones when none has capacity. Default: [spot] when spot is ' +
+            'set, else [on-demand].',
+        ),
       securityGroups: z
         .array(idOrFilters('securityGroups[]', /^sg-[0-9a-f]+$/))
         .default([])
@@ -151,7 +202,10 @@ export const awsProviderSpecSchema = lazySchema(() =>
             .describe('USD per hour; default: the on-demand price.'),
         })
         .optional()
-        .describe('Run as a one-time spot instance, terminated on interruption.'),
+        .describe(
+          'Spot options. Alone it means capacityTypes [spot]: a one-time spot instance, ' +
+            'terminated on interruption.',
+        ),
       metadataOptions: z
         .strictObject({
           httpTokens: z.enum(['required', 'optional']).default('required').describe('IMDSv2.'),
@@ -175,9 +229,25 @@ export const awsProviderSpecSchema = lazySchema(() =>
         })
         .optional(),
     })
-    .refine((v) => !(v.spot && v.capacityReservation?.id), {
-      message: 'spot instances cannot target a capacity reservation',
+    .refine((v) => (v.instanceType === undefined) !== (v.instanceTypes === undefined), {
+      message: 'set exactly one of instanceType or instanceTypes',
+      path: ['instanceTypes'],
+    })
+    .refine((v) => (v.subnet === undefined) !== (v.subnets === undefined), {
+      message: 'set exactly one of subnet or subnets',
+      path: ['subnets'],
+    })
+    .refine((v) => !v.spot || !v.capacityTypes || v.capacityTypes.includes('spot'), {
+      message: 'spot options need spot in capacityTypes',
       path: ['spot'],
+    })
+    .superRefine((v, ctx) => {
+      if (!(capacityTypesOf(v).includes('spot') && v.capacityReservation?.id)) return
+      ctx.addIssue({
+        code: 'custom',
+        message: 'spot instances cannot target a capacity reservation',
+        path: [v.spot ? 'spot' : 'capacityTypes'],
+      })
     })
     .refine(
       (v) => new Set(v.blockDevices.map((d) => d.deviceName)).size === v.blockDevices.length,
@@ -192,3 +262,28 @@ export const awsProviderSpecSchema = lazySchema(() =>
 export type AwsProviderSpec = z.output<ReturnType<typeof awsProviderSpecSchema>>
 /** An `aws` provider spec as written by users (before defaults). */
 export type AwsProviderSpecInput = z.input<ReturnType<typeof awsProviderSpecSchema>>
+
+/** The spec's instance types in order of preference (instanceType is the one-element form). */
+export function instanceTypesOf(spec: {
+  instanceType?: string | undefined
+  instanceTypes?: readonly string[] | undefined
+}): string[] {
+  return spec.instanceTypes ? [...spec.instanceTypes] : spec.instanceType ? [spec.instanceType] : []
+}
+
+/** The spec's subnet entries (subnet is the one-element form). */
+export function subnetEntriesOf(spec: AwsProviderSpec): AwsSubnetEntry[] {
+  return spec.subnets ? [...spec.subnets] : spec.subnet ? [spec.subnet] : []
+}
+
+/** The spec's capacity types in order of preference: [spot] for spot alone, else [on-demand]. */
+export function capacityTypesOf(spec: {
+  capacityTypes?: readonly CapacityType[] | undefined
+  spot?: unknown
+}): CapacityType[] {
+  if (spec.capacityTypes) return [...spec.capacityTypes]
+  return spec.spot ? ['spot'] : ['on-demand']
+}
+
+/** One subnet entry: an id or filters. */
+export type AwsSubnetEntry = NonNullable<AwsProviderSpec['subnet']>

@@ -59,7 +59,14 @@ describe('aws provider on moto', () => {
       HttpEndpoint: 'enabled',
     })
     expect(instance?.PublicIpAddress).toBeTruthy()
-    expect(instance?.ClientToken).toBe(clientTokenFor(machine.metadata.uid))
+    expect(instance?.ClientToken).toBe(
+      clientTokenFor(machine.metadata.uid, {
+        instanceType: 'm5.large',
+        subnetId: instance?.SubnetId ?? '',
+        zone: 'eu-west-1b',
+        capacityType: 'on-demand',
+      }),
+    )
     const tags = Object.fromEntries((instance?.Tags ?? []).map((t) => [t.Key, t.Value]))
     expect(tags).toMatchObject({
       Name: machine.metadata.name,
@@ -170,17 +177,18 @@ describe('aws provider on moto', () => {
     await deleteUntilDone({ actuator: f.provider.actuator, context: () => ctx }, machine)
   })
 
-  it('creates with 4 EC2 calls (subnet by filters) and finds a recorded instance with 1', async () => {
+  it('creates with 5 EC2 calls (subnet by filters) and finds a recorded instance with 1', async () => {
     const f = moto()
     const { ctx } = f.context()
     const machine = newMachine('calls')
     f.calls.length = 0
     const created = await f.provider.actuator.create(ctx, machine)
-    // Adoption check, AMI, subnet filters, launch; a subnet by id saves DescribeSubnets.
+    // Adoption check, AMI, subnet filters, the zones offering the type, launch.
     expect(f.calls).toEqual([
       'DescribeInstancesCommand',
       'DescribeImagesCommand',
       'DescribeSubnetsCommand',
+      'DescribeInstanceTypeOfferingsCommand',
       'RunInstancesCommand',
     ])
     f.calls.length = 0

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { pickNewestImage, pickSubnet, toEc2Filters } from '../../../../src/providers/aws/resolve'
+import { pickNewestImage, toEc2Filters } from '../../../../src/providers/aws/resolve'
 import { machineTags, tagValue } from '../../../../src/providers/aws/tags'
 
 describe('aws lookups', () => {
@@ -31,23 +31,6 @@ describe('aws lookups', () => {
     ],
   ])('picks %s image', (_, images, id) => {
     expect(pickNewestImage(images)?.ImageId).toBe(id)
-  })
-
-  const subnets = [{ SubnetId: 'subnet-c' }, { SubnetId: 'subnet-a' }, { SubnetId: 'subnet-b' }]
-
-  it('picks the same subnet for the same Machine whatever the listing order', () => {
-    const uid = '0b6f9b0e-0000-4000-8000-000000000001'
-    expect(pickSubnet(subnets, uid)).toEqual(pickSubnet(subnets.toReversed(), uid))
-  })
-
-  it('spreads Machines over all matching subnets', () => {
-    const chosen = new Set<string | undefined>()
-    for (let i = 0; i < 60; i++) chosen.add(pickSubnet(subnets, `uid-${i}`)?.SubnetId)
-    expect(chosen).toEqual(new Set(['subnet-a', 'subnet-b', 'subnet-c']))
-  })
-
-  it('picks no subnet from none', () => {
-    expect(pickSubnet([], 'uid')).toBeUndefined()
   })
 
   it('turns spec filters into EC2 filters', () => {

@@ -13,8 +13,13 @@ const machine = { name: 'worker-a', namespace: 'prod', uid: '6f1c1c1e-1111-4a4a-
 const resolved = {
   imageId: 'ami-0123456789abcdef0',
   rootDeviceName: '/dev/sda1',
-  subnetId: 'subnet-0aaa',
   securityGroupIds: ['sg-01', 'sg-02'],
+}
+const offering = {
+  instanceType: 'm7i.large',
+  zone: 'eu-west-1a',
+  subnetId: 'subnet-0aaa',
+  capacityType: 'on-demand' as const,
 }
 
 function input(spec: Partial<AwsProviderSpecInput>, extra: Partial<RunInstancesParams> = {}) {
@@ -24,7 +29,14 @@ function input(spec: Partial<AwsProviderSpecInput>, extra: Partial<RunInstancesP
     subnet: { id: 'subnet-0aaa' },
     ...spec,
   })
-  return toRunInstancesInput({ spec: parsed, machine, resolved, ownerId: 'owner-1', ...extra })
+  return toRunInstancesInput({
+    spec: parsed,
+    machine,
+    resolved,
+    offering: parsed.spot ? { ...offering, capacityType: 'spot' } : offering,
+    ownerId: 'owner-1',
+    ...extra,
+  })
 }
 
 describe('toRunInstancesInput', () => {
@@ -32,9 +44,38 @@ describe('toRunInstancesInput', () => {
     const out = input({})
     expect(out.MinCount).toBe(1)
     expect(out.MaxCount).toBe(1)
-    expect(out.ClientToken).toBe(clientTokenFor(machine.uid))
+    expect(out.ClientToken).toBe(clientTokenFor(machine.uid, offering))
     expect(out.ClientToken).toContain(machine.uid)
     expect(out.ClientToken?.length).toBeLessThanOrEqual(64)
+  })
+
+  it('gives each offering of a Machine its own ClientToken, the same on every retry', () => {
+    const tokens = new Set(
+      [
+        offering,
+        { ...offering, instanceType: 'm7i.xlarge' },
+        { ...offering, zone: 'eu-west-1b', subnetId: 'subnet-0bbb' },
+        { ...offering, capacityType: 'spot' as const },
+      ].map((o) => clientTokenFor(machine.uid, o)),
+    )
+    expect(tokens.size).toBe(4)
+    for (const token of tokens) expect(token.length).toBeLessThanOrEqual(64)
+    expect(clientTokenFor(machine.uid, { ...offering })).toBe(clientTokenFor(machine.uid, offering))
+  })
+
+  it('asks for the offering: its type, its subnet, spot only for a spot offering', () => {
+    const spot = { ...offering, instanceType: 'c7i.large', subnetId: 'subnet-0ccc' }
+    const out = input(
+      { capacityTypes: ['spot', 'on-demand'] },
+      {
+        offering: { ...spot, capacityType: 'spot' },
+      },
+    )
+    expect(out.InstanceType).toBe('c7i.large')
+    expect(out.SubnetId).toBe('subnet-0ccc')
+    expect(out.InstanceMarketOptions?.MarketType).toBe('spot')
+    const onDemand = input({ capacityTypes: ['spot', 'on-demand'] }, { offering: spot })
+    expect(onDemand.InstanceMarketOptions).toBeUndefined()
   })
 
   it('is deterministic (a retried launch sends identical parameters)', () => {

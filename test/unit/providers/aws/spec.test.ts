@@ -3,6 +3,9 @@ import { checkSchema } from '../../../../src/api/validation/field-errors'
 import {
   type AwsProviderSpecInput,
   awsProviderSpecSchema,
+  capacityTypesOf,
+  instanceTypesOf,
+  subnetEntriesOf,
 } from '../../../../src/providers/aws/spec'
 
 const minimal: AwsProviderSpecInput = {
@@ -16,6 +19,26 @@ function issuesOf(patch: Record<string, unknown>): string[] {
 }
 
 describe('aws provider spec', () => {
+  it('reads instanceType, subnet and spot as the one-element forms of the lists', () => {
+    const one = awsProviderSpecSchema().parse(minimal)
+    expect(instanceTypesOf(one)).toEqual(['m7i.large'])
+    expect(subnetEntriesOf(one)).toEqual([{ id: 'subnet-0123abcd' }])
+    expect(capacityTypesOf(one)).toEqual(['on-demand'])
+    expect(capacityTypesOf(awsProviderSpecSchema().parse({ ...minimal, spot: {} }))).toEqual([
+      'spot',
+    ])
+    const lists = awsProviderSpecSchema().parse({
+      ami: minimal.ami,
+      instanceTypes: ['m7i.large', 'm6i.large'],
+      subnets: [{ id: 'subnet-0a' }, { filters: [{ name: 'tag:tier', values: ['private'] }] }],
+      capacityTypes: ['spot', 'on-demand'],
+      spot: { maxPrice: '0.2' },
+    })
+    expect(instanceTypesOf(lists)).toEqual(['m7i.large', 'm6i.large'])
+    expect(subnetEntriesOf(lists)).toHaveLength(2)
+    expect(capacityTypesOf(lists)).toEqual(['spot', 'on-demand'])
+  })
+
   it('defaults IMDSv2 required, no extra groups, tags or devices', () => {
     const spec = awsProviderSpecSchema().parse(minimal)
     expect(spec.metadataOptions).toEqual({
@@ -151,6 +174,45 @@ describe('aws provider spec', () => {
       { capacityReservation: { preference: 'open', id: 'cr-0abc' } },
       'capacityReservation',
     ],
+    [
+      'spot in capacityTypes into a capacity reservation',
+      { capacityTypes: ['on-demand', 'spot'], capacityReservation: { id: 'cr-0abc' } },
+      'capacityTypes',
+    ],
+    ['both instanceType and instanceTypes', { instanceTypes: ['m7i.large'] }, 'instanceTypes'],
+    ['neither instanceType nor instanceTypes', { instanceType: undefined }, 'instanceTypes'],
+    ['an empty instanceTypes', { instanceType: undefined, instanceTypes: [] }, 'instanceTypes'],
+    [
+      'a bad type among instanceTypes',
+      { instanceType: undefined, instanceTypes: ['m7i.large', 'large'] },
+      'instanceTypes[1]',
+    ],
+    [
+      'a repeated instance type',
+      { instanceType: undefined, instanceTypes: ['m7i.large', 'm7i.large'] },
+      'instanceTypes',
+    ],
+    ['both subnet and subnets', { subnets: [{ id: 'subnet-0b' }] }, 'subnets'],
+    ['neither subnet nor subnets', { subnet: undefined }, 'subnets'],
+    [
+      'a subnets entry with id and filters',
+      {
+        subnet: undefined,
+        subnets: [
+          { id: 'subnet-0a' },
+          { id: 'subnet-0b', filters: [{ name: 'x', values: ['y'] }] },
+        ],
+      },
+      'subnets[1]',
+    ],
+    [
+      'a bad subnet id among subnets',
+      { subnet: undefined, subnets: [{ id: 'sn-1' }] },
+      'subnets[0].id',
+    ],
+    ['an unknown capacity type', { capacityTypes: ['reserved'] }, 'capacityTypes[0]'],
+    ['a repeated capacity type', { capacityTypes: ['spot', 'spot'] }, 'capacityTypes'],
+    ['spot options without spot', { spot: {}, capacityTypes: ['on-demand'] }, 'spot'],
     ['a bad region', { region: 'Europe' }, 'region'],
     ['a partition number of 8', { placement: { partitionNumber: 8 } }, 'placement.partitionNumber'],
     ['an unknown field (typo)', { instanceTyp: 'm5.large' }, '<root>'],

@@ -1,0 +1,185 @@
+import { describe, expect, it } from 'vitest'
+import {
+  activeUnavailable,
+  type OfferingInputs,
+  orderOfferings,
+  uidHash,
+} from '../../../../src/providers/aws/offerings'
+
+const now = new Date('2026-12-04T12:00:00.000Z')
+const later = '2026-12-04T12:03:00.000Z'
+const earlier = '2026-12-04T11:59:00.000Z'
+const subnets = [
+  { subnetId: 'subnet-c', zone: 'eu-west-1c' },
+  { subnetId: 'subnet-a', zone: 'eu-west-1a' },
+  { subnetId: 'subnet-b', zone: 'eu-west-1b' },
+]
+/** A UID whose hash starts it in the first zone (eu-west-1a). */
+const uid = Array.from({ length: 100 }, (_, i) => `uid-${i}`).find((u) => uidHash(u) % 3 === 0)
+const base: OfferingInputs = {
+  instanceTypes: ['m7i.large'],
+  capacityTypes: ['on-demand'],
+  subnets,
+  unavailable: [],
+  now,
+  uid: uid ?? '',
+}
+
+function keys(inputs: Partial<OfferingInputs>): string[] {
+  return orderOfferings({ ...base, ...inputs }).candidates.map(
+    (o) => `${o.capacityType} ${o.instanceType} ${o.zone} ${o.subnetId}`,
+  )
+}
+
+describe('orderOfferings', () => {
+  it.each<[string, Partial<OfferingInputs>, string[]]>([
+    [
+      'one type: every zone, starting in the Machine`s own',
+      {},
+      [
+        'on-demand m7i.large eu-west-1a subnet-a',
+        'on-demand m7i.large eu-west-1b subnet-b',
+        'on-demand m7i.large eu-west-1c subnet-c',
+      ],
+    ],
+    [
+      'types in preference order, each over the zones',
+      { instanceTypes: ['m7i.large', 'm6i.large'] },
+      [
+        'on-demand m7i.large eu-west-1a subnet-a',
+        'on-demand m7i.large eu-west-1b subnet-b',
+        'on-demand m7i.large eu-west-1c subnet-c',
+        'on-demand m6i.large eu-west-1a subnet-a',
+        'on-demand m6i.large eu-west-1b subnet-b',
+        'on-demand m6i.large eu-west-1c subnet-c',
+      ],
+    ],
+    [
+      'spot before on-demand, every type in spot first',
+      {
+        instanceTypes: ['m7i.large', 'm6i.large'],
+        capacityTypes: ['spot', 'on-demand'],
+        subnets: [subnets[1] ?? subnets[0]].flatMap((s) => (s ? [s] : [])),
+      },
+      [
+        'spot m7i.large eu-west-1a subnet-a',
+        'spot m6i.large eu-west-1a subnet-a',
+        'on-demand m7i.large eu-west-1a subnet-a',
+        'on-demand m6i.large eu-west-1a subnet-a',
+      ],
+    ],
+    [
+      'a chosen zone: only its subnets',
+      { zone: 'eu-west-1b', instanceTypes: ['m7i.large', 'm6i.large'] },
+      ['on-demand m7i.large eu-west-1b subnet-b', 'on-demand m6i.large eu-west-1b subnet-b'],
+    ],
+    ['a chosen zone without a subnet: nothing', { zone: 'eu-west-1d' }, []],
+    [
+      'a zone EC2 does not offer the type in is skipped',
+      { offered: new Map([['m7i.large', new Set(['eu-west-1b', 'eu-west-1c'])]]) },
+      ['on-demand m7i.large eu-west-1b subnet-b', 'on-demand m7i.large eu-west-1c subnet-c'],
+    ],
+    [
+      'a type EC2 offers nowhere is skipped',
+      {
+        instanceTypes: ['a1.medium', 'm7i.large'],
+        offered: new Map([['m7i.large', new Set(['eu-west-1a'])]]),
+      },
+      ['on-demand m7i.large eu-west-1a subnet-a'],
+    ],
+    [
+      'an offering remembered unavailable is skipped until it expires',
+      {
+        unavailable: [
+          {
+            instanceType: 'm7i.large',
+            zone: 'eu-west-1a',
+            capacityType: 'on-demand',
+            reason: 'InsufficientInstanceCapacity',
+            expiresAt: later,
+          },
+          {
+            instanceType: 'm7i.large',
+            zone: 'eu-west-1b',
+            capacityType: 'on-demand',
+            reason: 'InsufficientInstanceCapacity',
+            expiresAt: earlier,
+          },
+          {
+            instanceType: 'm7i.large',
+            zone: 'eu-west-1c',
+            capacityType: 'spot',
+            reason: 'InsufficientInstanceCapacity',
+            expiresAt: later,
+          },
+        ],
+      },
+      ['on-demand m7i.large eu-west-1b subnet-b', 'on-demand m7i.large eu-west-1c subnet-c'],
+    ],
+  ])('%s', (_, inputs, expected) => {
+    expect(keys(inputs)).toEqual(expected)
+  })
+
+  it('says why each offering was skipped', () => {
+    const order = orderOfferings({
+      ...base,
+      offered: new Map([['m7i.large', new Set(['eu-west-1a', 'eu-west-1b'])]]),
+      unavailable: [
+        {
+          instanceType: 'm7i.large',
+          zone: 'eu-west-1a',
+          capacityType: 'on-demand',
+          reason: 'Unsupported',
+          expiresAt: later,
+        },
+      ],
+    })
+    expect(order.skipped.map((s) => [s.offering.zone, s.reason, s.until])).toEqual([
+      ['eu-west-1a', 'Unavailable', later],
+      ['eu-west-1c', 'NotOffered', undefined],
+    ])
+  })
+
+  it('starts Machines in every zone and a Machine always in the same one', () => {
+    const firsts = new Set<string | undefined>()
+    for (let i = 0; i < 60; i++) {
+      const order = orderOfferings({ ...base, uid: `machine-${i}` })
+      firsts.add(order.candidates[0]?.zone)
+      expect(order).toEqual(
+        orderOfferings({ ...base, uid: `machine-${i}`, subnets: subnets.toReversed() }),
+      )
+    }
+    expect(firsts).toEqual(new Set(['eu-west-1a', 'eu-west-1b', 'eu-west-1c']))
+  })
+
+  it('picks one subnet per zone, by the Machine, whatever the listing order', () => {
+    const two = [...subnets, { subnetId: 'subnet-a2', zone: 'eu-west-1a' }]
+    const chosen = new Set<string | undefined>()
+    for (let i = 0; i < 40; i++) {
+      const order = orderOfferings({ ...base, uid: `m-${i}`, subnets: two, zone: 'eu-west-1a' })
+      expect(order.candidates).toHaveLength(1)
+      chosen.add(order.candidates[0]?.subnetId)
+    }
+    expect(chosen).toEqual(new Set(['subnet-a', 'subnet-a2']))
+  })
+})
+
+describe('activeUnavailable', () => {
+  it('drops expired entries and keeps the latest expiry of duplicates', () => {
+    const entry = {
+      instanceType: 't3.micro',
+      zone: 'eu-west-1a',
+      capacityType: 'spot',
+      reason: 'X',
+    }
+    const active = activeUnavailable(
+      [
+        { ...entry, expiresAt: earlier },
+        { ...entry, expiresAt: later },
+        { ...entry, zone: 'eu-west-1b', expiresAt: earlier },
+      ],
+      now,
+    )
+    expect([...active.values()].map((e) => [e.zone, e.expiresAt])).toEqual([['eu-west-1a', later]])
+  })
+})
