@@ -111,6 +111,37 @@ export const MACHINE_PHASES = [
   'Failed',
 ] as const
 
+const podNameSchema = () => z.string().max(317).describe('The pod, as namespace/name.')
+
+/** What draining the Node did so far (src/drain/drain-record.ts), kept until the Machine is gone. */
+const drainRecordSchema = lazySchema(() =>
+  z
+    .object({
+      evicted: z.array(podNameSchema()).max(50).describe('Pods evicted (the first 50).'),
+      evictedCount: z.number().int().min(0).describe('Evictions made, by every pass.'),
+      skipped: z
+        .array(
+          z
+            .object({ pod: podNameSchema(), reason: z.string().max(256).describe('Why it stays.') })
+            .describe('A pod left on the Node.'),
+        )
+        .max(50)
+        .describe('Pods the drain leaves on the Node, and why.'),
+      warnings: z
+        .array(
+          z
+            .object({
+              pod: podNameSchema(),
+              warning: z.string().max(256).describe('What a human may care about.'),
+            })
+            .describe('A pod evicted with a warning.'),
+        )
+        .max(50)
+        .describe('Pods evicted with a warning (emptyDir data lost, no controller).'),
+    })
+    .describe('What draining the Node did: evicted, skipped (and why) and warned-about pods.'),
+)
+
 /** The observed state of a Machine. */
 export const machineStatusSchema = lazySchema(() =>
   hubStatusSchema('Machine', {
@@ -148,6 +179,7 @@ export const machineStatusSchema = lazySchema(() =>
         waitForPreTerminateHookStartTime: timestampSchema(
           'When waiting for pre-terminate hooks started.',
         ).optional(),
+        drain: drainRecordSchema().optional(),
       })
       .optional()
       .describe('Timers of the deletion stages, to enforce their timeouts.'),

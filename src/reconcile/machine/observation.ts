@@ -3,8 +3,10 @@
  * reported about the instance, the Node, the create claim and the deletion facts. Plain data: the
  * planner and status.ts read it, and outcomes.ts folds each executed action's outcome into it.
  */
+
 import type { V1Node } from '@kubernetes/client-node'
 import type { Machine } from '../../api/v1beta1/machine'
+import type { DrainRecord } from '../../drain/drain-record'
 import type { ProviderResult } from '../../providers/actuator'
 import type { ProviderFailure } from '../runtime/classify'
 
@@ -74,6 +76,8 @@ export interface DeletionFacts {
   drainProgress?: string | undefined
   /** The drain ended in this reconcile: completed on this Node, or skipped for this reason. */
   drainEnded?: { completed: string } | { skipped: DrainSkipReason } | undefined
+  /** What the drain did so far, this pass merged in (status.deletion.drain); see drain-record.ts. */
+  drainRecord?: DrainRecord | undefined
   /** The volume wait was skipped in this reconcile, for this reason. */
   volumeWaitSkipped?: VolumeWaitSkipReason | undefined
   /** Timers started in this reconcile, merged over status.deletion. */
@@ -98,6 +102,11 @@ export interface MachineObservation {
   claim?: ClaimObservation | undefined
   /** Set only while the Machine is being deleted. */
   deletion?: DeletionFacts | undefined
+  /**
+   * status.nodeRef names a Node that is not this Machine's (why, see node-ownership.ts): the
+   * Node is left alone and looked up again as if the Machine were not linked.
+   */
+  nodeRefMismatch?: string | undefined
   /** True once the finalizer was removed: the Machine is about to disappear. */
   released?: boolean
 }

@@ -16,6 +16,7 @@ import { hasFinalizer } from './actions'
 import { type ClaimHolder, createClaimAnnotation, parseClaim } from './claim-holder'
 import type { MachineDeps } from './machine-deps'
 import { findNode } from './node-linking'
+import { foreignNodeReason } from './node-ownership'
 import type {
   ClaimObservation,
   DeletionFacts,
@@ -47,7 +48,7 @@ export async function observeMachine(
         ? { state: 'absent' }
         : await askInstance(provider, machine, deleting)
       : { state: 'not-asked' }
-  const node = await linkedNode(deps, machine)
+  const { node, nodeRefMismatch } = await linkedNode(deps, machine)
   const claim = claimOf(machine, holder)
   return {
     observation: {
@@ -56,6 +57,7 @@ export async function observeMachine(
       instance,
       node,
       ...(claim ? { claim } : {}),
+      ...(nodeRefMismatch ? { nodeRefMismatch } : {}),
       ...(deleting ? { deletion: await deletionFacts(deps, machine, node) } : {}),
     },
     provider,
@@ -116,15 +118,24 @@ async function askInstance(
   return { state: 'present', result: update.value }
 }
 
-/** The Node status.nodeRef names, or `not-looked-up` when the Machine is not linked yet. */
-async function linkedNode(deps: MachineDeps, machine: Machine): Promise<NodeObservation> {
+/**
+ * The Node status.nodeRef names, or `not-looked-up` when the Machine is not linked yet. Status
+ * is not trusted with another Machine's Node: a Node that is not this Machine's own is reported
+ * as a mismatch and looked up again (by providerID), never drained, deleted or written.
+ */
+async function linkedNode(
+  deps: MachineDeps,
+  machine: Machine,
+): Promise<{ node: NodeObservation; nodeRefMismatch?: string }> {
   const nodeRef = machine.status?.nodeRef
-  if (!nodeRef) return { state: 'not-looked-up' }
+  if (!nodeRef) return { node: { state: 'not-looked-up' } }
   const node = await deps.kube.get<V1Node & KubeObject>(coreTypes.node, { name: nodeRef.name })
   if (!node || (nodeRef.uid && node.metadata?.uid !== nodeRef.uid)) {
-    return { state: 'gone', name: nodeRef.name }
+    return { node: { state: 'gone', name: nodeRef.name } }
   }
-  return { state: 'found', node, linked: true }
+  const foreign = foreignNodeReason(machine, node)
+  if (foreign) return { node: { state: 'not-looked-up' }, nodeRefMismatch: foreign }
+  return { node: { state: 'found', node, linked: true } }
 }
 
 function claimOf(machine: Machine, holder: ClaimHolder): ClaimObservation | undefined {

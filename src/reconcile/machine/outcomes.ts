@@ -5,6 +5,7 @@
  */
 import type { V1Node } from '@kubernetes/client-node'
 import type { Machine } from '../../api/v1beta1/machine'
+import { blockingBudgets, mergeDrainRecord } from '../../drain/drain-record'
 import { drainCompleted, drainMessage, type EvictionResult } from '../../drain/eviction-result'
 import type { DeleteResult, ProviderResult } from '../../providers/actuator'
 import { type MachineAction, type PlannedEvent, warning } from './actions'
@@ -87,14 +88,35 @@ const folds: { [K in MachineAction['type']]: Fold<K> } = {
   'sync-node': (obs, _, { node }) =>
     quiet(obs.node.state === 'found' ? { ...obs, node: { ...obs.node, node } } : obs),
   'drain-node': (obs, action, { result }) => {
-    const events = result.warnings.map((w) =>
-      warning({ reason: 'EvictedWithWarning', message: `Evicted ${w.pod}: ${w.warning}` }),
+    const drainRecord = mergeDrainRecord(
+      obs.deletion?.drainRecord ?? obs.machine.status?.deletion?.drain,
+      result,
     )
+    const events = [
+      ...result.warnings.map((w) =>
+        warning({ reason: 'EvictedWithWarning', message: `Evicted ${w.pod}: ${w.warning}` }),
+      ),
+      ...blockingBudgets(result).map(({ budget, pod, message }) =>
+        warning({
+          reason: 'EvictionBlocked',
+          message: budget
+            ? `PodDisruptionBudget ${pod.split('/')[0]}/${budget} blocks evicting ${pod}: ${message}`
+            : `Evicting ${pod} was refused: ${message}`,
+        }),
+      ),
+    ]
     if (!drainCompleted(result)) {
-      return { obs: withDeletion(obs, { drainProgress: drainMessage(result) }), events }
+      return {
+        obs: withDeletion(obs, { drainProgress: drainMessage(result), drainRecord }),
+        events,
+      }
     }
     return {
-      obs: withDeletion(obs, { drained: true, drainEnded: { completed: action.nodeName } }),
+      obs: withDeletion(obs, {
+        drained: true,
+        drainEnded: { completed: action.nodeName },
+        drainRecord,
+      }),
       events: [...events, normal('NodeDrained', `Drained Node ${action.nodeName}`)],
     }
   },

@@ -26,12 +26,22 @@ import { nodeWishes, planNodeSync } from './node-sync'
 import type { MachineObservation } from './observation'
 import { providerFailurePlan } from './provider-failure'
 
-/** Plans the next step for `obs` at `now`. */
+/**
+ * Plans the next step for `obs` at `now`; a status.nodeRef naming another Machine's Node is also
+ * a Warning Event (the Node itself is left alone: observe.ts does not hand it on).
+ */
 export function planMachine(
   obs: MachineObservation,
   now: Date,
   settings: MachinePlanSettings,
 ): MachinePlan {
+  const plan = planStep(obs, now, settings)
+  if (!obs.nodeRefMismatch) return plan
+  const mismatch = warning({ reason: 'NodeRefMismatch', message: obs.nodeRefMismatch })
+  return { ...plan, events: [...plan.events, mismatch] }
+}
+
+function planStep(obs: MachineObservation, now: Date, settings: MachinePlanSettings): MachinePlan {
   const machine = obs.machine as KubeObject
   if (machine.metadata?.deletionTimestamp) return planDeletionPass(obs, now, settings)
   if (!hasFinalizer(machine) || hasLegacyFinalizer(machine)) {

@@ -69,6 +69,14 @@ function nodeLinkedCondition(obs: MachineObservation): ConditionInput {
       message: `Node ${node.metadata?.name}`,
     }
   }
+  if (obs.nodeRefMismatch) {
+    return {
+      type,
+      status: 'False',
+      reason: 'NodeRefMismatch',
+      message: `status.nodeRef is not this Machine's Node, left alone: ${obs.nodeRefMismatch}`,
+    }
+  }
   if (obs.node.state === 'gone') {
     const name = obs.node.name
     return {
@@ -204,7 +212,12 @@ export function computeMachineStatus(
   const phase = machinePhase({ obs, plan })
   const kubelet = node?.status?.nodeInfo?.kubeletVersion
   const infra = instanceResult(obs)
-  const deletion = { ...previous.deletion, ...obs.deletion?.startedTimers }
+  const drain = obs.deletion?.drainRecord
+  const deletion = {
+    ...previous.deletion,
+    ...obs.deletion?.startedTimers,
+    ...(drain ? { drain } : {}),
+  }
   return {
     phase,
     lastUpdated:

@@ -57,16 +57,26 @@ export interface ProviderFailure {
 }
 
 /**
- * Classifies what a provider call threw. Typed errors keep their reason and delay; an aborted call
- * (the per-call timeout or the reconcile's deadline) is `ProviderTimeout`, anything a provider did
- * not classify `ProviderError`, both without a delay of their own, so they are retried with backoff
- * rather than failing a Machine for good.
+ * Classifies what a provider call threw. Typed errors keep their reason and delay; an apiserver
+ * refusal of what the provider wrote (422 Invalid: a kwok Node with an invalid label or quantity,
+ * a hostname label from a name too long) is permanent, `InvalidProviderOutput`, saying what to
+ * change: the same spec and name can only be refused again. An aborted call (the per-call timeout
+ * or the reconcile's deadline) is `ProviderTimeout`, anything a provider did not classify
+ * `ProviderError`, both without a delay of their own, so they are retried with backoff rather than
+ * failing a Machine for good.
  */
 export function classifyProviderError(error: unknown): ProviderFailure {
   const message = errorMessage(error)
   if (error instanceof PermanentError) return { reason: error.reason, message, permanent: true }
   if (error instanceof TransientError) {
     return { reason: error.reason, message, permanent: false, retryAfterMs: error.retryAfterMs }
+  }
+  if (asKubeApiError(error)?.reason === 'Invalid') {
+    return {
+      reason: 'InvalidProviderOutput',
+      message: `The apiserver refused what this Machine's provider spec and name produced; change them: ${message}`,
+      permanent: true,
+    }
   }
   const reason = isAbortError(error) ? 'ProviderTimeout' : 'ProviderError'
   return { reason, message, permanent: false }

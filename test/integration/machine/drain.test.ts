@@ -216,6 +216,17 @@ describe('Machine deletion drains its Node', () => {
       status: 'True',
       reason: 'DrainSucceeded',
     })
+    // What every pass did, kept until the Machine is gone (not only the last pass's message).
+    const record = held.status?.deletion?.drain
+    expect(record?.evicted).toEqual(expect.arrayContaining([`${ns}/scratch`, `${ns}/lonely`]))
+    expect(record?.evictedCount).toBeGreaterThanOrEqual(18)
+    expect(record?.warnings.map((w) => w.pod).sort()).toEqual([`${ns}/lonely`, `${ns}/scratch`])
+    expect(record?.skipped).toEqual(
+      expect.arrayContaining([
+        { pod: `${ns}/static-web`, reason: 'mirror pod' },
+        expect.objectContaining({ reason: 'DaemonSet pod' }),
+      ]),
+    )
     const left = (await podsOn(ns, nodeName)).filter((p) => !p.metadata?.deletionTimestamp)
     expect(left.map((p) => p.metadata?.labels?.app ?? p.metadata?.name).sort()).toEqual([
       'agent',
@@ -281,6 +292,13 @@ describe('Machine deletion drains its Node', () => {
       return machineCondition(m, 'Deleting')?.reason === 'DrainingNode' && m
     })
     expect(machineCondition(blocked, 'Drained')?.message).toContain('db-budget')
+    const refusal = await waitFor('an Event naming the budget', async () =>
+      (await core().listNamespacedEvent({ namespace: ns })).items.find(
+        (e) => e.involvedObject?.name === 'stuck' && e.reason === 'EvictionBlocked',
+      ),
+    )
+    expect(refusal.type).toBe('Warning')
+    expect(refusal.message).toContain(`PodDisruptionBudget ${ns}/db-budget`)
     await waitFor(
       'deletion proceeds after nodeDrainTimeout',
       async () => (await readMachine(kube(), ns, 'stuck')) === undefined,

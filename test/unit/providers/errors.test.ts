@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { PermanentError, TransientError } from '../../../src/errors'
+import { KubeApiError } from '../../../src/kube/errors'
 import {
   CapacityError,
   defaultRetryAfterMs,
@@ -87,6 +88,20 @@ describe('a failed provider call', () => {
       'an invalid configuration is permanent',
       new InvalidConfigurationError('x', { reason: 'Unauthorized' }),
       { reason: 'Unauthorized', message: 'x', permanent: true },
+    ],
+    [
+      'an apiserver refusal of what the provider wrote is permanent and says what to change',
+      new KubeApiError({
+        code: 422,
+        reason: 'Invalid',
+        message: 'Node "n" is invalid: metadata.labels: Invalid value: "bad key!"',
+      }),
+      {
+        reason: 'InvalidProviderOutput',
+        message:
+          'The apiserver refused what this Machine\'s provider spec and name produced; change them: Node "n" is invalid: metadata.labels: Invalid value: "bad key!"',
+        permanent: true,
+      },
     ],
   ])('%s', (_, error, failure) => {
     expect(classifyProviderError(error)).toEqual(failure)
