@@ -145,6 +145,60 @@ describe('CloudEvents HTTP function', () => {
     expect(await res.json()).toMatchObject({ failures: [{ reason: 'ProviderDown' }] })
   })
 
+  it("does not run again for an event of the run's own write before its backoff is due", async () => {
+    const namespace = await testNamespace(kc, 'ce-self')
+    const created = await kube.create(widgetType, widget(namespace, 'w', 1))
+    let runs = 0
+    // Writes its status, then fails: the status write comes back as an event of the same object.
+    const failing: Controller = {
+      kind: 'Widget',
+      resource: widgetType,
+      async reconcile(deps, key) {
+        runs++
+        const ref = { namespace: key.namespace, name: key.name }
+        await deps.kube.mergePatch(
+          widgetType,
+          ref,
+          { status: { attempts: runs } },
+          {
+            subresource: 'status',
+          },
+        )
+        throw new TransientError('not ready', { reason: 'NotReady' })
+      },
+    }
+    const target = servedListener(
+      createReconcileListener({
+        kube,
+        runner: createRunner({
+          controllers: [failing],
+          deps: testDeps(kube),
+          backoff: { baseMs: 60_000, maxMs: 60_000, jitter: 0 },
+        }),
+        mappers: [selfMapper('Widget')],
+        reconciled: [widgetType],
+        watched: [widgetType],
+        log: silentLogger(),
+        registry: new Registry(),
+      }),
+    )
+    expect((await post(target, resourceEvent(created), 'binary')).status).toBe(503)
+    const written = (await kube.get(widgetType, { namespace, name: 'w' })) as KubeObject
+    // Its own write, as a Resource event and as a Reference event: nothing runs, nothing failed.
+    expect((await post(target, resourceEvent(written), 'binary')).status).toBe(204)
+    const ref = refEvent('Widget', namespace, 'w', 'runtime-test.machine-api.dev/v1')
+    expect((await post(target, ref, 'structured')).status).toBe(204)
+    expect(runs).toBe(1)
+    // Someone else's change runs at once.
+    const edited = await kube.mergePatch<KubeObject>(
+      widgetType,
+      { namespace, name: 'w' },
+      { spec: { replicas: 2 } },
+    )
+    expect((await post(target, resourceEvent(edited), 'binary')).status).toBe(503)
+    expect(runs).toBe(2)
+  })
+
   it('answers 400 to something that is not a CloudEvent', async () => {
     const res = await app().request('/', {
       method: 'POST',
