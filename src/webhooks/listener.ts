@@ -8,6 +8,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { readBody, requestPath, sendJson } from '../http-server'
 import { healthListener } from '../observability/health'
 import {
+  type Answer,
   createReviewEndpoints,
   isReviewPath,
   type ReviewEndpoints,
@@ -58,9 +59,34 @@ async function serveReview(
   response: ServerResponse,
 ): Promise<void> {
   const started = endpoints.now()
-  const body = await readBody(request, endpoints.bodyLimit(path))
-  let answer = body === undefined ? endpoints.tooLarge(path) : endpoints.serve(path, body)
-  if (answer instanceof Promise) answer = await answer
+  const answer = await answerReview(endpoints, path, request, response)
   sendJson(response, answer.status, answer.body)
   endpoints.metrics.observeRequest(path, answer.status, endpoints.now() - started)
+}
+
+// The body is read only once its bytes fit in the budget (review-budget.ts); until then it waits
+// in the socket. The bytes are given back once the answer is built. A body refused unread is not
+// drained either: the connection closes after the answer.
+async function answerReview(
+  endpoints: ReviewEndpoints,
+  path: ReviewPath,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<Answer> {
+  const limit = endpoints.bodyLimit(path)
+  const announced = Number(request.headers['content-length'])
+  const known = Number.isFinite(announced) && announced >= 0
+  const refuse = (answer: Answer) => {
+    response.shouldKeepAlive = false
+    return answer
+  }
+  if (known && announced > limit) return refuse(endpoints.tooLarge(path))
+  const release = await endpoints.admit(known ? announced : limit)
+  if (release === undefined) return refuse(endpoints.busy)
+  try {
+    const body = await readBody(request, limit)
+    return body === undefined ? endpoints.tooLarge(path) : await endpoints.serve(path, body)
+  } finally {
+    release()
+  }
 }

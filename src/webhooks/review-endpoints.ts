@@ -12,6 +12,7 @@ import { type MachineClassExists, validate } from './admission/validate'
 import { convertReviewJson } from './conversion/convert-review'
 import { createWebhookMetrics, type WebhookMetrics } from './metrics'
 import { type AdmissionResponse, admissionReview, deny } from './review'
+import { createReviewBudgets, type Release } from './review-budget'
 import { parseAdmissionReview, parseConversionReview } from './review-parse'
 
 /** Everything the webhook depends on; passed in, never global. */
@@ -20,8 +21,16 @@ export interface WebhookDeps {
   metrics: Registry
   providerSchemas: ProviderSpecSchemas
   machineClassExists?: MachineClassExists
-  /** Body size limits in bytes. Conversion batches whole LIST pages, so it gets more room. */
-  limits?: { admissionBytes?: number; conversionBytes?: number }
+  /**
+   * Body size limits in bytes, and the bytes of reviews held at once (review-budget.ts): large
+   * (over 1 MiB) and small reviews have budgets of their own.
+   */
+  limits?: {
+    admissionBytes?: number
+    conversionBytes?: number
+    largeInFlightBytes?: number
+    smallInFlightBytes?: number
+  }
   /** Monotonic seconds, for latency metrics (injectable for tests). */
   now?: () => number
 }
@@ -46,13 +55,26 @@ export interface ReviewEndpoints {
   bodyLimit(path: ReviewPath): number
   /** The answer to a body over `bodyLimit(path)`. */
   tooLarge(path: ReviewPath): Answer
+  /**
+   * Waits until a body of `bytes` (announced; the limit when unknown) may be read: resolves with
+   * what gives the bytes back once answered, or undefined when the review is refused (`busy`).
+   */
+  admit(bytes: number): Promise<Release | undefined>
+  /** The answer to a review refused by `admit`: 429, which the apiserver retries. */
+  busy: Answer
   metrics: WebhookMetrics
   /** Monotonic seconds. */
   now(): number
 }
 
-const DEFAULT_ADMISSION_BYTES = 4 * 1024 * 1024
-const DEFAULT_CONVERSION_BYTES = 64 * 1024 * 1024
+// An AdmissionReview carries the object and, on update, the old one: twice the apiserver's 3 MiB
+// request body limit, plus the envelope.
+const DEFAULT_ADMISSION_BYTES = 8 * 1024 * 1024
+// The apiserver sends one object per conversion call as it fills its watch cache from etcd
+// (docs/benchmarks.md, list-conversion), a few KiB each, at most 1.5 MiB (etcd's default request
+// limit). Parsed, a review takes about four times its size in V8's heap, and in the webhook's
+// 256 MiB V8 keeps about 128 MiB of old space: 8 MiB leaves room for two at once.
+const DEFAULT_CONVERSION_BYTES = 8 * 1024 * 1024
 
 /** The request is not a review we can handle: HTTP 400 with the message. */
 class BadRequest extends Error {}
@@ -139,7 +161,16 @@ export function createReviewEndpoints(deps: WebhookDeps): ReviewEndpoints {
       }
     },
     bodyLimit,
-    tooLarge: (path) => errorAnswer(400, `body exceeds ${bodyLimit(path)} bytes`),
+    tooLarge: (path) => errorAnswer(413, `body exceeds ${bodyLimit(path)} bytes`),
+    admit: createReviewBudgets({
+      ...(deps.limits?.largeInFlightBytes === undefined
+        ? {}
+        : { largeBytes: deps.limits.largeInFlightBytes }),
+      ...(deps.limits?.smallInFlightBytes === undefined
+        ? {}
+        : { smallBytes: deps.limits.smallInFlightBytes }),
+    }),
+    busy: errorAnswer(429, 'the webhook is busy with other reviews; retry'),
     metrics,
     now,
   }

@@ -34,6 +34,9 @@ export async function startWebhookServer(
   // The apiserver reuses its connections to webhooks; keeping idle sockets open for a minute saves
   // a TLS handshake on most admissions.
   server.keepAliveTimeout = 60_000
+  // A review arrives whole within the apiserver's own webhook timeout (at most 30 s); a sender that
+  // trickles its body for longer would hold its share of the review budget for nothing.
+  server.requestTimeout = 30_000
   const watch = watchTlsFiles(
     options,
     (next) => server.setSecureContext({ ...next, minVersion: 'TLSv1.2' }),

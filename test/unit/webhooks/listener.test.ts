@@ -32,7 +32,7 @@ describe('bad requests get HTTP 400 with a JSON error', () => {
     const app = testApp({ limits: { admissionBytes: 1024 } })
     const big = admissionBody(machine({ metadata: { labels: { x: 'y'.repeat(4096) } } }))
     const answer = await post(app, '/validate', big)
-    expect(answer).toEqual({ status: 400, body: { error: 'body exceeds 1024 bytes' } })
+    expect(answer).toEqual({ status: 413, body: { error: 'body exceeds 1024 bytes' } })
   })
 })
 
