@@ -197,3 +197,29 @@ export async function mapChange(
   )
   for (const result of settled) if (result.status === 'rejected') throw result.reason
 }
+
+/**
+ * A change of `sourceKind` reconciles every `referrer` object of its namespace that names it
+ * (MachineClass -> the MachineSets whose template uses it), so a fixed class reaches the sets that
+ * hold Failed Machines at once. Lists the referrers (few per namespace) through `candidates`.
+ */
+export function referenceMapper(
+  sourceKind: string,
+  referrer: ResourceType,
+  refersTo: (candidate: KubeObject, name: string) => boolean,
+  candidates: SharedListing = sharedListing(referrer),
+): EventMapper {
+  return {
+    sourceKind,
+    needsObject: true,
+    async map(obj, kube, change) {
+      const name = obj.metadata?.name
+      if (name === undefined || change === 'DELETED') return []
+      const listed = await candidates(kube, obj.metadata?.namespace, change === 'SYNC')
+      return listed
+        .filter((candidate) => refersTo(candidate, name))
+        .map((candidate) => keyOf(referrer.kind, candidate))
+        .filter((k): k is ObjectKey => k !== undefined)
+    },
+  }
+}

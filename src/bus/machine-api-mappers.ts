@@ -1,11 +1,12 @@
 /** @module The machine-api wiring of event mapping: which change wakes which kind. */
 import { machineApiTypes } from '../api/resource-types'
-import { coreTypes, type ResourceType } from '../kube/resource'
+import { coreTypes, type KubeObject, type ResourceType } from '../kube/resource'
 import { realTimers, type Timers } from '../timers'
 import {
   type EventMapper,
   nodeToMachineMapper,
   ownerMapper,
+  referenceMapper,
   selectorMapper,
   selfMapper,
   sharedListing,
@@ -22,6 +23,12 @@ import { nodeToHealthCheckMapper } from './node-health-check-mapper'
  */
 export const defaultHealthCheckGatherMs = 1000
 
+/** True when the MachineSet `set`'s template names the MachineClass `name`. */
+function templateNamesClass(set: KubeObject, name: string): boolean {
+  const spec = set.spec as { template?: { spec?: { classRef?: { name?: unknown } } } } | undefined
+  return spec?.template?.spec?.classRef?.name === name
+}
+
 /** Options of machineApiMappers. */
 export interface MapperOptions {
   /** Timers for the health checks' shared listing (default: the event loop's). */
@@ -33,7 +40,8 @@ export interface MapperOptions {
 /**
  * The mappers for the machine-api kinds in `kinds` (the selected controllers): each kind reacts to
  * itself; Node -> Machine; Machine -> owning MachineSet and selecting MachineHealthChecks;
- * MachineSet -> owning MachineDeployment. A mapper is included only when its target kind is
+ * MachineSet -> owning MachineDeployment; MachineClass -> the MachineSets whose template names it
+ * (a fixed class replaces the Failed Machines of its sets at once, past their backoff). A mapper is included only when its target kind is
  * selected, so a Machine-only deployment never lists MachineHealthChecks.
  */
 export function machineApiMappers(
@@ -52,6 +60,10 @@ export function machineApiMappers(
     { target: t.machine.kind, mapper: nodeToMachineMapper(t.machine, coreTypes.node.kind) },
     { target: t.machineSet.kind, mapper: ownerMapper(t.machine.kind, t.machineSet.kind) },
     {
+      target: t.machineSet.kind,
+      mapper: referenceMapper(t.machineClass.kind, t.machineSet, templateNamesClass),
+    },
+    {
       target: t.machineHealthCheck.kind,
       mapper: selectorMapper(t.machine.kind, t.machineHealthCheck, specSelector, checks),
     },
@@ -67,7 +79,8 @@ export function machineApiMappers(
 
 /**
  * The source types to watch for the selected kinds: each selected kind, plus Nodes for Machine,
- * Machines for MachineSet and MachineHealthCheck, MachineSets for MachineDeployment.
+ * Machines and MachineClasses for MachineSet, Machines and Nodes for MachineHealthCheck,
+ * MachineSets for MachineDeployment.
  */
 export function watchedTypes(
   controllers: ReadonlyArray<{ resource: ResourceType }>,
@@ -75,7 +88,7 @@ export function watchedTypes(
   const t = machineApiTypes
   const sources: Record<string, ResourceType[]> = {
     Machine: [coreTypes.node],
-    MachineSet: [t.machine],
+    MachineSet: [t.machine, t.machineClass],
     MachineHealthCheck: [t.machine, coreTypes.node],
     MachineDeployment: [t.machineSet],
   }

@@ -85,6 +85,13 @@ export const replacementBackoffSchema = lazySchema(() =>
       nextReplacementTime: timestampSchema(
         'Failed Machines are not replaced before this time (exponential backoff).',
       ).optional(),
+      classGeneration: z
+        .int()
+        .min(0)
+        .optional()
+        .describe(
+          "The generation of the template's MachineClass at the last round: a class changed since is replaced at once.",
+        ),
     })
     .describe(
       'Backoff of replacing Failed Machines, so a configuration failure is no create/delete loop.',

@@ -31,6 +31,11 @@ export interface MachineSetObservation {
   machines: MachineObject[]
   /** The time of the pass: Failed Machines are replaced only once the set's backoff has passed. */
   now: Date
+  /**
+   * The generation of the template's MachineClass, read when Failed Machines wait: a class changed
+   * since the last replacement round ends the backoff.
+   */
+  classGeneration?: number | undefined
 }
 
 /** One thing to do; the executor switches on `type`. */
@@ -93,6 +98,7 @@ export function planMachineSet(
     owned,
     previous,
     now: obs.now,
+    classGeneration: obs.classGeneration,
     settings: options.replacement,
     maxBatch: options.maxBatch,
   })

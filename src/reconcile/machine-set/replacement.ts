@@ -7,7 +7,8 @@
  * Replacement goes in rounds: a round deletes every Failed Machine present, counts one more
  * consecutive failed round and sets the earliest time of the next, `base * 2^(rounds-1)` later up
  * to `max`. A Machine of the set that turns Ready after the last round resets the count: the
- * template works again. The state lives in status, not in a worker's memory, so a restarted or
+ * template works again, and so does a change of the template's MachineClass (its generation moved
+ * since the last round): a fixed class replaces the Failed Machines at once. The state lives in status, not in a worker's memory, so a restarted or
  * scaled-out worker keeps the pace; a Machine that fails on a bad AMI is thus replaced at most once
  * per round, and the rounds slow down instead of looping (issue 28, machine-api-operator #736).
  */
@@ -92,13 +93,20 @@ export function planReplacement(input: {
   now: Date
   settings?: ReplacementSettings | undefined
   maxBatch?: number | undefined
+  /** The generation of the template's MachineClass now, when the template names one. */
+  classGeneration?: number | undefined
 }): ReplacementPlan {
   const settings = input.settings ?? defaultReplacementSettings
   const failed = input.owned
     .filter((m) => !isDeleting(m) && isFailedMachine(m))
     .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))
-  const backoff = currentBackoff(input.owned, input.previous)
-  if (failed.length === 0) return { failed, replace: [], backoff }
+  const { classGeneration } = input
+  const classChanged =
+    classGeneration !== undefined &&
+    input.previous?.classGeneration !== undefined &&
+    input.previous.classGeneration !== classGeneration
+  const backoff = classChanged ? undefined : currentBackoff(input.owned, input.previous)
+  if (failed.length === 0) return { failed, replace: [], backoff: backoff ?? input.previous }
   const nowMs = input.now.getTime()
   const notBefore = Date.parse(backoff?.nextReplacementTime ?? '')
   if (!Number.isNaN(notBefore) && nowMs < notBefore) {
@@ -112,6 +120,7 @@ export function planReplacement(input: {
       consecutiveFailures: rounds,
       lastReplacementTime: input.now.toISOString(),
       nextReplacementTime: new Date(nowMs + replacementDelayMs(rounds, settings)).toISOString(),
+      ...(classGeneration === undefined ? {} : { classGeneration }),
     },
   }
 }

@@ -20,7 +20,7 @@ import { coreTypes, type ResourceType } from '../../../src/kube/resource'
 import { silentLogger } from '../../../src/observability/logger'
 import { kwokKeys } from '../../../src/providers/kwok/node'
 import { createKwokProvider } from '../../../src/providers/kwok/provider'
-import { createProviderRegistry } from '../../../src/providers/registry'
+import { createProviderRegistry, type ProviderRegistry } from '../../../src/providers/registry'
 import { createClaimHolder, processSelf } from '../../../src/reconcile/machine/claim-holder'
 import { machineControllerWith } from '../../../src/reconcile/machine/reconcile'
 import { machineRelatedClass } from '../../../src/reconcile/machine/related-class'
@@ -46,10 +46,14 @@ export function fullStackDeps(kube: KubeClient): ReconcileDeps {
 
 /**
  * Starts every controller of the catalog on the in-process bus for `namespace` (the Machine
- * controller with `machineTuning`). Cleans up and stops when the test finishes.
+ * controller with `machineTuning`, the kwok provider unless `providers` says otherwise). Cleans up
+ * and stops when the test finishes.
  */
-export async function startFullStack(kube: KubeClient, namespace: string): Promise<void> {
-  const providers = createProviderRegistry([createKwokProvider()])
+export async function startFullStack(
+  kube: KubeClient,
+  namespace: string,
+  providers: ProviderRegistry = createProviderRegistry([createKwokProvider()]),
+): Promise<void> {
   const claimHolder = createClaimHolder(processSelf(process.env))
   const controllers = controllerCatalog({ providers, claimHolder }).map((c) =>
     c.kind === machineApiTypes.machine.kind

@@ -105,6 +105,7 @@ describe('event mapping', () => {
         'Machine',
         'Machine',
         'Machine',
+        'MachineClass',
         'MachineDeployment',
         'MachineHealthCheck',
         'MachineSet',

@@ -44,7 +44,7 @@ describe('planReplacement', () => {
       undefined,
       0,
       ['a'],
-      { backoff: backoff(1, 0, 10) },
+      { backoff: { ...backoff(1, 0, 10), classGeneration: 2 } },
     ],
     [
       'a failure during the backoff waits for its end',
@@ -60,7 +60,7 @@ describe('planReplacement', () => {
       backoff(1, 0, 10),
       12,
       ['a', 'b'],
-      { backoff: backoff(2, 12, 32) },
+      { backoff: { ...backoff(2, 12, 32), classGeneration: 2 } },
     ],
     [
       'a Machine Ready after the last round resets the count',
@@ -68,7 +68,7 @@ describe('planReplacement', () => {
       backoff(3, 10, 50),
       30,
       ['a'],
-      { backoff: backoff(1, 30, 40) },
+      { backoff: { ...backoff(1, 30, 40), classGeneration: 2 } },
     ],
     [
       'a Machine Ready before the last round does not',
@@ -86,8 +86,16 @@ describe('planReplacement', () => {
       [],
       { backoff: undefined },
     ],
+    [
+      'a MachineClass changed since the last round ends the backoff and its count',
+      [failed('a')],
+      { ...backoff(4, 0, 80), classGeneration: 1 },
+      5,
+      ['a'],
+      { backoff: { ...backoff(1, 5, 15), classGeneration: 2 } },
+    ],
   ])('%s', (_name, owned, previous, seconds, replace, expected) => {
-    const plan = planReplacement({ owned, previous, now: at(seconds) })
+    const plan = planReplacement({ owned, previous, now: at(seconds), classGeneration: 2 })
     expect(names(plan.replace)).toEqual(replace)
     expect(plan).toMatchObject(expected)
   })
