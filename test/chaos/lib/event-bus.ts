@@ -13,6 +13,7 @@ import { createHttpTransport } from '../../../src/kube/http-transport'
 import { silentLogger } from '../../../src/observability/logger'
 import { createDefaultProviders } from '../../../src/providers/default-registry'
 import { createClaimHolder, processSelf } from '../../../src/reconcile/machine/claim-holder'
+import type { Controller, ReconcileDeps } from '../../../src/reconcile/runtime/controller'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
 import { realTimers } from '../../../src/timers'
 
@@ -29,14 +30,16 @@ export async function startEventBus(options: {
   env: Record<string, string>
   namespace: string
   sweepPeriodMs: number
-  interceptChanges: ChangeInterceptor
+  interceptChanges?: ChangeInterceptor
+  /** Wraps each catalog controller (the hot-loop count counts their reconciles). */
+  wrap?: (controller: Controller<ReconcileDeps>) => Controller<ReconcileDeps>
 }): Promise<EventBus> {
   const kube = createKubeClient(createHttpTransport(options.kc, () => {}))
   const providers = createDefaultProviders(options.env)
   const controllers = controllerCatalog({
     providers,
     claimHolder: createClaimHolder(processSelf(process.env)),
-  })
+  }).map((c) => options.wrap?.(c) ?? c)
   const deps = { kube, clock: systemClock, log: silentLogger(), fieldManager: 'machine-api-chaos' }
   let sweeps = 0
   const bus = startInProcessBus({

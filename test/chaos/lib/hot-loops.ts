@@ -9,24 +9,16 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node'
 import { machineApiTypes } from '../../../src/api/resource-types'
-import { startInProcessBus } from '../../../src/bus/in-process-bus'
-import { machineApiMappers, watchedTypes } from '../../../src/bus/machine-api-mappers'
-import { controllerCatalog } from '../../../src/cli/controller-catalog'
-import { systemClock } from '../../../src/clock'
 import { errorMessage } from '../../../src/errors'
 import { createKubeClient } from '../../../src/kube/dynamic-client'
 import { createHttpTransport } from '../../../src/kube/http-transport'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { formatKey } from '../../../src/kube/object-key'
 import type { KubeObject, ResourceType } from '../../../src/kube/resource'
-import { silentLogger } from '../../../src/observability/logger'
-import { createDefaultProviders } from '../../../src/providers/default-registry'
-import { createClaimHolder, processSelf } from '../../../src/reconcile/machine/claim-holder'
 import type { Controller, ReconcileDeps } from '../../../src/reconcile/runtime/controller'
-import { createRunner } from '../../../src/reconcile/runtime/runner'
-import { realTimers } from '../../../src/timers'
 import { waitFor } from '../../harness/kube'
 import { refuseNodeLabel, refuseNodes } from '../../harness/refuse-nodes'
+import { startEventBus } from './event-bus'
 
 /** More reconciles a second than this, averaged over the window, is a hot loop. */
 export const hotPerSecond = 3
@@ -42,18 +34,16 @@ export interface HotLoopReport {
   hot: string[]
 }
 
-/** Every catalog controller, counting each reconcile's start per key. */
-function counting(controllers: Controller<ReconcileDeps>[], starts: Map<string, number[]>) {
-  return controllers.map(
-    (c): Controller<ReconcileDeps> => ({
-      ...c,
-      reconcile(deps, key, observed, related) {
-        const id = formatKey(key)
-        starts.set(id, [...(starts.get(id) ?? []), performance.now()])
-        return c.reconcile(deps, key, observed, related)
-      },
-    }),
-  )
+/** `controller`, recording each reconcile's start per key in `starts`. */
+function counting(starts: Map<string, number[]>) {
+  return (c: Controller<ReconcileDeps>): Controller<ReconcileDeps> => ({
+    ...c,
+    reconcile(deps, key, observed, related) {
+      const id = formatKey(key)
+      starts.set(id, [...(starts.get(id) ?? []), performance.now()])
+      return c.reconcile(deps, key, observed, related)
+    },
+  })
 }
 
 /** Creates the provoking objects in `namespace`, runs the controllers and measures. */
@@ -104,28 +94,14 @@ export async function measureHotLoops(options: {
       if (created.some((c) => c.startsWith('MachineHealthCheck'))) break
     }
 
-    const controllers = counting(
-      controllerCatalog({
-        providers: createDefaultProviders({ MACHINE_API_PROVIDERS: 'kwok' }),
-        claimHolder: createClaimHolder(processSelf(process.env)),
-      }),
-      starts,
-    )
-    const deps = { kube, clock: systemClock, log: silentLogger(), fieldManager: 'chaos-hot-loops' }
-    const bus = startInProcessBus({
-      kube,
-      runner: createRunner({ controllers, deps }),
-      reconciled: controllers.map((c) => c.resource),
-      watched: watchedTypes(controllers),
-      mappers: machineApiMappers(controllers.map((c) => c.kind)),
-      timers: realTimers(),
-      log: deps.log,
+    const bus = await startEventBus({
+      kc,
+      env: { MACHINE_API_PROVIDERS: 'kwok' },
       namespace,
-      concurrency: 4,
       sweepPeriodMs: 10_000,
+      wrap: counting(starts),
     })
     try {
-      await bus.ready()
       // Past the first attempts: each refused Machine has failed at least once.
       await waitFor(
         'the refused Machines to fail once',

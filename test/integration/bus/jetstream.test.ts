@@ -116,6 +116,21 @@ function counting(run: (key: ObjectKey, n: number) => Promise<{ requeueAfterMs?:
   return { controller, runs }
 }
 
+/** The watch bridge publishing Widget changes of `namespace`; stopped after the test. */
+async function startBridge(config: JetStreamConfig, namespace: string): Promise<void> {
+  const bridge = startWatchBridge({
+    kube,
+    watched: [widgetType],
+    mappers: [selfMapper('Widget')],
+    publish: createKeyPublisher(js, config),
+    timers: realTimers(),
+    log: silentLogger(),
+    namespace,
+  })
+  onTestFinished(() => bridge.stop())
+  await bridge.ready()
+}
+
 async function drained(config: JetStreamConfig): Promise<boolean> {
   const stream = await jsm.streams.info(config.stream)
   const consumer = await jsm.consumers.info(config.stream, config.consumer)
@@ -230,17 +245,7 @@ describe('JetStream transport', () => {
     const config = await freshConfig()
     const namespace = await testNamespace(kc, 'js-bridge')
     await worker(config, widgetController())
-    const bridge = startWatchBridge({
-      kube,
-      watched: [widgetType],
-      mappers: [selfMapper('Widget')],
-      publish: createKeyPublisher(js, config),
-      timers: realTimers(),
-      log: silentLogger(),
-      namespace,
-    })
-    onTestFinished(() => bridge.stop())
-    await bridge.ready()
+    await startBridge(config, namespace)
     await kube.create(widgetType, widget(namespace, 'via-nats', 2))
     await waitFor('converged through NATS', () => converged(kube, namespace, 'via-nats'))
   })
@@ -282,17 +287,7 @@ describe('JetStream: a run and its own writes', () => {
       log: silentLogger(),
     })
     onTestFinished(() => w.stop())
-    const bridge = startWatchBridge({
-      kube,
-      watched: [widgetType],
-      mappers: [selfMapper('Widget')],
-      publish: createKeyPublisher(js, config),
-      timers: realTimers(),
-      log: silentLogger(),
-      namespace,
-    })
-    onTestFinished(() => bridge.stop())
-    await bridge.ready()
+    await startBridge(config, namespace)
     await kube.create(widgetType, widget(namespace, 'failing', 1))
     await waitFor('the first run', () => runs.length >= 1)
     // The status write's hint arrives within milliseconds; woken by it, this ran ~10 times a second.

@@ -2,7 +2,7 @@
  * @module Runs the real Machine controller for a test: a kube client, a provider registry with the
  * kwok provider (and any extra test providers), and the in-process bus watching Machines and Nodes.
  */
-import type { KubeConfig } from '@kubernetes/client-node'
+import { CoreV1Api, type KubeConfig, type V1Node } from '@kubernetes/client-node'
 import { onTestFinished } from 'vitest'
 import type { z } from 'zod'
 import { machineApiTypes } from '../../../src/api/resource-types'
@@ -24,8 +24,10 @@ import {
 import { createClaimHolder, processSelf } from '../../../src/reconcile/machine/claim-holder'
 import type { MachineDeps } from '../../../src/reconcile/machine/machine-deps'
 import { machineController } from '../../../src/reconcile/machine/reconcile'
+import type { Controller } from '../../../src/reconcile/runtime/controller'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
 import { realTimers } from '../../../src/timers'
+import { ignoreNotFound } from '../../harness/kube'
 import { useFileNamespace, useKubeClient, useMachineApi } from '../../harness/machine-api'
 
 /** A kube client for the test control plane. */
@@ -57,7 +59,21 @@ export function machineDeps(kube: KubeClient, providers: ProviderRegistry): Mach
 
 /** Starts the Machine controller on the in-process bus for `namespace`; stopped after the test. */
 export async function runMachineController(deps: MachineDeps, namespace: string): Promise<void> {
-  const controllers = [machineController]
+  const stop = await startMachineController(deps, namespace)
+  onTestFinished(stop)
+}
+
+/**
+ * Starts `controller` (the Machine controller unless a test wraps it, e.g. to count reconciles)
+ * on the in-process bus for `namespace`; resolves once its watches run, with the function that
+ * stops it.
+ */
+export async function startMachineController(
+  deps: MachineDeps,
+  namespace: string,
+  controller: Controller<MachineDeps> = machineController,
+): Promise<() => Promise<void>> {
+  const controllers = [controller]
   const bus = startInProcessBus({
     kube: deps.kube,
     runner: createRunner({ controllers, deps }),
@@ -70,8 +86,8 @@ export async function runMachineController(deps: MachineDeps, namespace: string)
     concurrency: 4,
     sweepPeriodMs: 5000,
   })
-  onTestFinished(() => bus.stop())
   await bus.ready()
+  return () => bus.stop()
 }
 
 /** A kwok Machine manifest. */
@@ -95,6 +111,17 @@ export async function readMachine(
   name: string,
 ): Promise<Machine | undefined> {
   return await kube.get<Machine>(machineApiTypes.machine, { namespace, name })
+}
+
+/** Reads a Node (undefined once it is gone). */
+export async function readNode(kc: KubeConfig, name: string): Promise<V1Node | undefined> {
+  return await kc
+    .makeApiClient(CoreV1Api)
+    .readNode({ name })
+    .catch((error: unknown) => {
+      ignoreNotFound(error)
+      return undefined
+    })
 }
 
 /** The condition of `type` on the Machine. */

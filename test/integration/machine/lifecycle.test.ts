@@ -2,34 +2,24 @@
  * The Machine controller with the kwok provider against the real control plane: provisioning,
  * Node linking with labels and taints, and the finalizer-guarded deletion.
  */
-import { CoreV1Api, type V1Node } from '@kubernetes/client-node'
 import { describe, expect, it } from 'vitest'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import { hasKubeReason } from '../../../src/kube/errors'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import type { KubeObject, ObjectRef, ResourceType } from '../../../src/kube/resource'
-import { ignoreNotFound, waitFor } from '../../harness/kube'
+import { waitFor } from '../../harness/kube'
 import {
   kwokMachine,
   machineCondition,
   machineDeps,
   readMachine,
+  readNode,
   runMachineController,
   testProviders,
   useMachineTestApi,
 } from './fixture'
 
 const { api, namespace, kube } = useMachineTestApi('machine')
-
-async function readNode(name: string): Promise<V1Node | undefined> {
-  return await api()
-    .kc.makeApiClient(CoreV1Api)
-    .readNode({ name })
-    .catch((error: unknown) => {
-      ignoreNotFound(error)
-      return undefined
-    })
-}
 
 describe('Machine lifecycle (kwok provider)', () => {
   it('goes Pending -> Running with a nodeRef, and keeps labels and taints on the Node', async () => {
@@ -83,7 +73,7 @@ describe('Machine lifecycle (kwok provider)', () => {
       const m = await readMachine(kube(), ns, 'web-1')
       return machineCondition(m, 'Ready')?.status === 'True'
     })
-    const node = await readNode(nodeName)
+    const node = await readNode(api().kc, nodeName)
     expect(node?.metadata?.labels).toMatchObject({ role: 'web', tier: 'front' })
     expect(node?.spec?.taints).toContainEqual({
       key: 'dedicated',
@@ -98,7 +88,7 @@ describe('Machine lifecycle (kwok provider)', () => {
       { spec: { metadata: { labels: { tier: null } } } },
     )
     await waitFor('label removed from the Node', async () => {
-      const labels = (await readNode(nodeName))?.metadata?.labels ?? {}
+      const labels = (await readNode(api().kc, nodeName))?.metadata?.labels ?? {}
       return !('tier' in labels) && labels.role === 'web'
     })
 
@@ -106,7 +96,7 @@ describe('Machine lifecycle (kwok provider)', () => {
     await waitFor('Machine and Node gone', async () => {
       return (
         (await readMachine(kube(), ns, 'web-1')) === undefined &&
-        (await readNode(nodeName)) === undefined
+        (await readNode(api().kc, nodeName)) === undefined
       )
     })
     expect(statusWritesOfGone).toEqual([])

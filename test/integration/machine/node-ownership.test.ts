@@ -4,56 +4,23 @@
  * alone (not cordoned, not drained, not deleted, not relabelled), the Machine says why in a
  * NodeRefMismatch Event, and its own deletion still completes.
  */
-import { CoreV1Api, type V1Node } from '@kubernetes/client-node'
+import { CoreV1Api } from '@kubernetes/client-node'
 import { describe, expect, it } from 'vitest'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import type { Machine } from '../../../src/api/v1beta1/machine'
-import { startInProcessBus } from '../../../src/bus/in-process-bus'
-import { machineApiMappers, watchedTypes } from '../../../src/bus/machine-api-mappers'
-import type { MachineDeps } from '../../../src/reconcile/machine/machine-deps'
-import { machineController } from '../../../src/reconcile/machine/reconcile'
-import { createRunner } from '../../../src/reconcile/runtime/runner'
-import { realTimers } from '../../../src/timers'
-import { ignoreNotFound, waitFor } from '../../harness/kube'
+import { waitFor } from '../../harness/kube'
 import {
   kwokMachine,
   machineCondition,
   machineDeps,
   readMachine,
+  readNode,
+  startMachineController,
   testProviders,
   useMachineTestApi,
 } from './fixture'
 
 const { api, namespace, kube } = useMachineTestApi('ownership')
-
-/** The Machine controller for `ns`, stopped by the returned function. */
-async function startController(deps: MachineDeps, ns: string) {
-  const controllers = [machineController]
-  const bus = startInProcessBus({
-    kube: deps.kube,
-    runner: createRunner({ controllers, deps }),
-    reconciled: [machineApiTypes.machine],
-    watched: watchedTypes(controllers),
-    mappers: machineApiMappers(['Machine']),
-    timers: realTimers(),
-    log: deps.log,
-    namespace: ns,
-    concurrency: 4,
-    sweepPeriodMs: 5000,
-  })
-  await bus.ready()
-  return () => bus.stop()
-}
-
-async function readNode(name: string): Promise<V1Node | undefined> {
-  return await api()
-    .kc.makeApiClient(CoreV1Api)
-    .readNode({ name })
-    .catch((error: unknown) => {
-      ignoreNotFound(error)
-      return undefined
-    })
-}
 
 async function running(ns: string, name: string): Promise<Machine> {
   await kube().create(
@@ -70,11 +37,11 @@ describe('whose Node a Machine drains and deletes', () => {
   it("leaves another Machine's Node alone when status.nodeRef points at it", async () => {
     const ns = namespace()
     const deps = machineDeps(kube(), testProviders())
-    let stop = await startController(deps, ns)
+    let stop = await startMachineController(deps, ns)
     await running(ns, 'a')
     const b = await running(ns, 'b')
     const bNode = b.status?.nodeRef?.name ?? ''
-    const before = await readNode(bNode)
+    const before = await readNode(api().kc, bNode)
     expect(before?.metadata?.labels?.owner).toBe('b')
     await stop()
 
@@ -86,7 +53,7 @@ describe('whose Node a Machine drains and deletes', () => {
       { subresource: 'status' },
     )
     await kube().delete(machineApiTypes.machine, { namespace: ns, name: 'a' })
-    stop = await startController(deps, ns)
+    stop = await startMachineController(deps, ns)
     try {
       await waitFor(
         'Machine a gone',
@@ -96,7 +63,7 @@ describe('whose Node a Machine drains and deletes', () => {
       await stop()
     }
 
-    const after = await readNode(bNode)
+    const after = await readNode(api().kc, bNode)
     expect(after?.metadata?.uid).toBe(before?.metadata?.uid)
     expect(after?.metadata?.deletionTimestamp).toBeUndefined()
     expect(after?.spec?.unschedulable).not.toBe(true)

@@ -9,14 +9,10 @@
 import { CoreV1Api, type CoreV1Event } from '@kubernetes/client-node'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { machineApiTypes } from '../../../src/api/resource-types'
-import { startInProcessBus } from '../../../src/bus/in-process-bus'
-import { machineApiMappers, watchedTypes } from '../../../src/bus/machine-api-mappers'
 import type { ObjectKey } from '../../../src/kube/object-key'
 import type { MachineDeps } from '../../../src/reconcile/machine/machine-deps'
 import { machineController } from '../../../src/reconcile/machine/reconcile'
 import type { Controller } from '../../../src/reconcile/runtime/controller'
-import { createRunner } from '../../../src/reconcile/runtime/runner'
-import { realTimers } from '../../../src/timers'
 import { waitFor } from '../../harness/kube'
 import { refuseNodeLabel, refuseNodes } from '../../harness/refuse-nodes'
 import {
@@ -24,6 +20,7 @@ import {
   machineCondition,
   machineDeps,
   readMachine,
+  startMachineController,
   testProviders,
   useMachineTestApi,
 } from './fixture'
@@ -40,20 +37,7 @@ async function runCountingController(deps: MachineDeps, ns: string) {
       return machineController.reconcile(d, key, observed, related)
     },
   }
-  const bus = startInProcessBus({
-    kube: deps.kube,
-    runner: createRunner({ controllers: [counting], deps }),
-    reconciled: [machineApiTypes.machine],
-    watched: watchedTypes([counting]),
-    mappers: machineApiMappers(['Machine']),
-    timers: realTimers(),
-    log: deps.log,
-    namespace: ns,
-    concurrency: 4,
-    sweepPeriodMs: 5000,
-  })
-  onTestFinished(() => bus.stop())
-  await bus.ready()
+  onTestFinished(await startMachineController(deps, ns, counting))
   return (name: string, from: number, to: number) =>
     (starts.get(name) ?? []).filter((t) => t >= from && t < to).length
 }
