@@ -11,7 +11,10 @@ export interface RuntimeMetrics {
   reconcileDuration: Histogram<'kind' | 'result'>
   /** Failed reconciles by kind and classified reason. */
   reconcileErrors: Counter<'kind' | 'reason'>
-  /** Requeues by kind and cause (`requested`, `conflict`, `error`, `dirty`). */
+  /**
+   * Requeues by kind and cause: `requested` (a timer), `error` (backoff), `own-write` (a wake by
+   * the last run's own write, held until its timer).
+   */
   requeues: Counter<'kind' | 'cause'>
   /** Keys waiting (ready or delayed) in an in-process queue. */
   queueDepth: Gauge<'queue'>
