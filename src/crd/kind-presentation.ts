@@ -55,6 +55,13 @@ export const PRINTER_COLUMNS: Record<Kind, PrinterColumn[]> = {
       description: 'The linked Node.',
     },
     {
+      name: 'Zone',
+      type: 'string',
+      jsonPath: '.spec.failureDomain',
+      description:
+        'The zone (failure domain) of the instance; empty in v1alpha1, which keeps it in the conversion annotation.',
+    },
+    {
       name: 'ProviderID',
       type: 'string',
       jsonPath: '.spec.providerID',

@@ -35,6 +35,8 @@ export function machineSpecToV1alpha1(spec: HubSpec): Lowered<SpokeSpec> {
       nodeDrainTimeout: spec.nodeDrainTimeout,
       nodeVolumeDetachTimeout: spec.nodeVolumeDetachTimeout,
       nodeDeletionTimeout: spec.nodeDeletionTimeout,
+      failureDomain: spec.failureDomain,
+      provisioningTimeout: spec.provisioningTimeout,
     },
   }
 }
@@ -58,6 +60,8 @@ export function machineSpecToHub(spec: SpokeSpec, data: ConversionData): HubSpec
     nodeDrainTimeout: data.nodeDrainTimeout as string | undefined,
     nodeVolumeDetachTimeout: data.nodeVolumeDetachTimeout as string | undefined,
     nodeDeletionTimeout: data.nodeDeletionTimeout as string | undefined,
+    failureDomain: data.failureDomain as string | undefined,
+    provisioningTimeout: data.provisioningTimeout as string | undefined,
   })
 }
 

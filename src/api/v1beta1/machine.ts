@@ -86,6 +86,25 @@ export const machineSpecSchema = lazySchema(() =>
       nodeDeletionTimeout: durationSchema(
         'How long to retry deleting the Node after the instance is gone; 0 means retry forever.',
       ).default('10s'),
+      failureDomain: z
+        .string()
+        .min(1)
+        .max(256)
+        .meta({
+          'x-kubernetes-validations': [
+            { rule: 'self == oldSelf', message: 'failureDomain is immutable once set' },
+          ],
+        })
+        .optional()
+        .describe(
+          'The zone the instance is launched in (e.g. eu-west-1a). A MachineSet sets it to balance ' +
+            'its Machines over the zones of its class; unset lets the provider choose.',
+        ),
+      provisioningTimeout: durationSchema(
+        'How long a Machine may take from creation to a linked, Ready Node before it is Failed ' +
+          'with reason ProvisioningTimeout and its instance terminated (its MachineSet replaces it); ' +
+          'unset means 15m, 0 means no limit.',
+      ).optional(),
     })
     .meta({
       'x-kubernetes-validations': [

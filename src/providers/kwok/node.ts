@@ -82,7 +82,9 @@ export function simulatedNode(machine: ActuatorMachine, spec: KwokProviderSpec):
       // Before the spec's labels, which may override them as a kubelet's --node-labels can.
       ...kubeletLabels(),
       ...spec.nodeLabels,
-      ...(spec.zone ? { 'topology.kubernetes.io/zone': spec.zone } : {}),
+      ...((machine.spec.failureDomain ?? spec.zone)
+        ? { 'topology.kubernetes.io/zone': machine.spec.failureDomain ?? spec.zone }
+        : {}),
       'kubernetes.io/hostname': kwokHostnameLabel(name),
       type: 'kwok',
       [kwokKeys.machineUid]: machine.metadata.uid,

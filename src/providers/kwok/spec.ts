@@ -49,6 +49,14 @@ export const kwokProviderSpecSchema = lazySchema(() =>
       .pipe(labelValue())
       .optional()
       .describe('Sets topology.kubernetes.io/zone on the Node, to simulate spreading.'),
+    zones: z
+      .array(z.string().min(1).pipe(labelValue()))
+      .max(64)
+      .optional()
+      .describe(
+        'Zones a MachineSet balances its Machines over (each Machine gets one as ' +
+          'spec.failureDomain, which becomes its Node zone label); overrides zone.',
+      ),
     allocatable: z
       .strictObject({
         cpu: quantity().default('4'),

@@ -11,6 +11,10 @@
  *     HealthCheckSucceeded False) and Machines not linked to a Node yet.
  *  4. The rest by `deletePolicy`: Newest (youngest first), Oldest (oldest first), or Random
  *     (a stable shuffle by Machine UID: random across Machines, the same on every run).
+ *
+ * Within a tier, a Machine of the zone (`spec.failureDomain`) that holds the most of the set's
+ * remaining Machines goes first, so a scale-down keeps the zones balanced; the policy orders the
+ * Machines of that zone. Machines without a zone form one group of their own.
  */
 import { createHash } from 'node:crypto'
 import { ANNOTATIONS } from '../../api/group'
@@ -30,6 +34,7 @@ export interface DeleteCandidate {
     deletionTimestamp?: string | Date | undefined
     annotations?: Record<string, string> | undefined
   }
+  spec?: { failureDomain?: string | undefined } | undefined
   status?:
     | {
         phase?: string | undefined
@@ -107,12 +112,31 @@ export function deleteOrder(
   }
 }
 
-/** The `count` Machines to remove first, in order. */
+/**
+ * The `count` Machines to remove first, in order: by tier, then from the most populated zone
+ * (counting the Machines not picked yet), then by policy.
+ */
 export function pickVictims<T extends DeleteCandidate>(
   machines: T[],
   count: number,
   policy: DeletePolicy,
 ): T[] {
   if (count <= 0) return []
-  return [...machines].sort(deleteOrder(policy)).slice(0, count)
+  const remaining = [...machines].sort(deleteOrder(policy))
+  const zoneKey = (m: T) => m.spec?.failureDomain ?? ''
+  const population = new Map<string, number>()
+  for (const m of remaining) population.set(zoneKey(m), (population.get(zoneKey(m)) ?? 0) + 1)
+  const victims: T[] = []
+  while (victims.length < count && remaining.length > 0) {
+    const top = tier(remaining[0] as T)
+    let pick = 0
+    for (let i = 1; i < remaining.length && tier(remaining[i] as T) === top; i++) {
+      const here = population.get(zoneKey(remaining[i] as T)) ?? 0
+      if (here > (population.get(zoneKey(remaining[pick] as T)) ?? 0)) pick = i
+    }
+    const [victim] = remaining.splice(pick, 1) as [T]
+    population.set(zoneKey(victim), (population.get(zoneKey(victim)) ?? 0) - 1)
+    victims.push(victim)
+  }
+  return victims
 }

@@ -15,10 +15,18 @@ export const IN_PLACE_SPEC_FIELDS = [
   'nodeDrainTimeout',
   'nodeVolumeDetachTimeout',
   'nodeDeletionTimeout',
+  'provisioningTimeout',
 ] as const
 
-/** The Machine for slot `name` of `set`: template metadata and spec, owned by the set. */
-export function desiredMachine(set: MachineSetObject, name: string): MachineObject {
+/**
+ * The Machine for slot `name` of `set`: template metadata and spec, owned by the set, in `zone`
+ * (spec.failureDomain) when one was chosen.
+ */
+export function desiredMachine(
+  set: MachineSetObject,
+  name: string,
+  zone?: string | undefined,
+): MachineObject {
   const meta = set.spec.template.metadata ?? {}
   return {
     apiVersion: HUB_API_VERSION,
@@ -30,7 +38,10 @@ export function desiredMachine(set: MachineSetObject, name: string): MachineObje
       ...(meta.annotations ? { annotations: { ...meta.annotations } } : {}),
       ownerReferences: [controllerReference({ ...set, kind: 'MachineSet' })],
     },
-    spec: structuredClone(set.spec.template.spec),
+    spec: {
+      ...structuredClone(set.spec.template.spec),
+      ...(zone === undefined ? {} : { failureDomain: zone }),
+    },
   }
 }
 

@@ -23,6 +23,7 @@ import {
   type MachineObject,
   type MachineSetObject,
 } from './types'
+import { chooseZones } from './zone-balance'
 
 /** What the planner sees. */
 export interface MachineSetObservation {
@@ -36,6 +37,8 @@ export interface MachineSetObservation {
    * since the last replacement round ends the backoff.
    */
   classGeneration?: number | undefined
+  /** The zones that can host a new Machine now, in order of preference (zone-balance.ts). */
+  zones?: readonly string[] | undefined
 }
 
 /** One thing to do; the executor switches on `type`. */
@@ -124,9 +127,13 @@ export function planMachineSet(
   })
   const createDisabled = set.metadata.annotations?.[ANNOTATIONS.disableMachineCreate] === 'true'
   if (!createDisabled) {
-    for (const name of scale.create) {
-      actions.push({ type: 'create', machine: desiredMachine(set, name) })
-    }
+    // A template that names its zone keeps it; otherwise each new Machine evens the zones out.
+    const zones = set.spec.template.spec.failureDomain
+      ? []
+      : chooseZones(obs.zones ?? [], owned.map(deletingNow), scale.create.length)
+    scale.create.forEach((name, i) => {
+      actions.push({ type: 'create', machine: desiredMachine(set, name, zones[i]) })
+    })
   }
   for (const machine of scale.delete) {
     actions.push({ type: 'delete', machine, reason: victimReason(machine, policy) })

@@ -13,15 +13,9 @@ import { syncClassCapacity } from '../shared/class-capacity-sync'
 import { statusUnchanged } from '../shared/status-unchanged'
 import { executeMachineSetActions, recordMachineSetEvents } from './execute'
 import { type MachineSetPlanOptions, planMachineSet } from './plan'
-import { isFailedMachine } from './replacement'
 import { computeMachineSetStatus } from './status'
-import {
-  controllerOf,
-  isControlledBy,
-  isDeleting,
-  type MachineObject,
-  type MachineSetObject,
-} from './types'
+import { readTemplateClass } from './template-class'
+import { controllerOf, isDeleting, type MachineObject, type MachineSetObject } from './types'
 
 /** Every Machine of `namespace`, page by page. */
 export async function listMachines(kube: KubeClient, namespace: string): Promise<MachineObject[]> {
@@ -30,24 +24,6 @@ export async function listMachines(kube: KubeClient, namespace: string): Promise
     machines.push(...(page.items as MachineObject[]))
   }
   return machines
-}
-
-/**
- * The generation of the template's MachineClass, read only while a Machine of the set is Failed
- * (its replacement backoff ends when the class changed); undefined otherwise or without a class.
- */
-async function failedClassGeneration(
-  kube: KubeClient,
-  set: MachineSetObject,
-  machines: MachineObject[],
-): Promise<number | undefined> {
-  const className = set.spec.template.spec.classRef?.name
-  if (!className) return undefined
-  const uid = set.metadata.uid
-  if (!machines.some((m) => isControlledBy(m, uid) && isFailedMachine(m))) return undefined
-  const ref = { namespace: set.metadata.namespace ?? '', name: className }
-  const found = await kube.get(machineApiTypes.machineClass, ref)
-  return found?.metadata?.generation
 }
 
 /**
@@ -66,8 +42,8 @@ export async function reconcileMachineSet(
   if (!set || isStalled(set)) return {}
   // Listing the namespace (not just the selector) finds Machines to release and free names.
   const machines = await listMachines(deps.kube, key.namespace ?? '')
-  const classGeneration = await failedClassGeneration(deps.kube, set, machines)
-  const plan = planMachineSet({ set, machines, now: deps.clock.now(), classGeneration }, options)
+  const template = await readTemplateClass(deps.kube, set, machines)
+  const plan = planMachineSet({ set, machines, now: deps.clock.now(), ...template }, options)
   const report = await executeMachineSetActions(deps, set, plan.actions)
   await recordMachineSetEvents(deps, set, report)
 
