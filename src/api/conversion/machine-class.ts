@@ -1,6 +1,7 @@
 /**
  * @module MachineClass v1alpha1 <-> v1beta1: secretRef is credentialsSecretRef; userDataSecretRef,
- * status conditions, capacity and nodeInfo are hub-only.
+ * unavailableOfferingTTL, status conditions, capacity, nodeInfo and unavailableOfferings are
+ * hub-only.
  */
 import type { machineClassV1alpha1Schema } from '../v1alpha1/machine-class'
 import type { machineClassSchema } from '../v1beta1/machine-class'
@@ -15,19 +16,20 @@ type Types = Versions<
 /** The MachineClass converter: fields not named here are the same in both versions. */
 export const machineClassConverter: ConverterOf<Types> = {
   kind: 'MachineClass',
-  specDown: ({ credentialsSecretRef, userDataSecretRef, ...same }) => ({
+  specDown: ({ credentialsSecretRef, userDataSecretRef, unavailableOfferingTTL, ...same }) => ({
     value: compact({ ...same, secretRef: credentialsSecretRef }),
-    data: { userDataSecretRef },
+    data: { userDataSecretRef, unavailableOfferingTTL },
   }),
   specUp: ({ secretRef, ...same }, data) =>
     compact({
       ...same,
       credentialsSecretRef: secretRef,
       userDataSecretRef: data.userDataSecretRef as Types['hubSpec']['userDataSecretRef'],
+      unavailableOfferingTTL: data.unavailableOfferingTTL as string | undefined,
     }),
-  statusDown: ({ conditions, capacity, nodeInfo, ...same }) => ({
+  statusDown: ({ conditions, capacity, nodeInfo, unavailableOfferings, ...same }) => ({
     value: compact(same),
-    data: { conditions, capacity, nodeInfo },
+    data: { conditions, capacity, nodeInfo, unavailableOfferings },
   }),
   statusUp: (status, data) =>
     compact({
@@ -35,5 +37,6 @@ export const machineClassConverter: ConverterOf<Types> = {
       conditions: data.conditions as Types['hubStatus']['conditions'],
       capacity: data.capacity as Types['hubStatus']['capacity'],
       nodeInfo: data.nodeInfo as Types['hubStatus']['nodeInfo'],
+      unavailableOfferings: data.unavailableOfferings as Types['hubStatus']['unavailableOfferings'],
     }),
 }

@@ -1,6 +1,7 @@
 /** @module MachineClass v1beta1: a reusable provider, provider spec and secrets for Machines. */
 import { z } from 'zod'
 import { observedGenerationSchema } from '../shared/counts'
+import { durationSchema } from '../shared/duration-schema'
 import { lazySchema } from '../shared/lazy-schema'
 import { localReferenceSchema } from '../shared/meta'
 import { providerMachineSpecSchema, providerNameSchema } from '../shared/provider-spec'
@@ -20,6 +21,11 @@ export const machineClassSpecSchema = lazySchema(() =>
         'Secret with the user data (bootstrap script).',
         'Secret',
       ).optional(),
+      unavailableOfferingTTL: durationSchema(
+        'How long an offering (instance type, zone, capacity type) a launch found without ' +
+          'capacity is listed in status.unavailableOfferings and skipped by the Machines of this ' +
+          'class. Default 3m.',
+      ).optional(),
     })
     .describe('The provider and how to provision its machines.'),
 )
@@ -32,6 +38,25 @@ export const machineClassNodeInfoSchema = lazySchema(() =>
       operatingSystem: z.string().max(63).optional().describe('e.g. linux, windows.'),
     })
     .describe('The system a Node of this class reports (Node status.nodeInfo).'),
+)
+
+/** The most offerings status.unavailableOfferings lists (the soonest to expire go first). */
+export const maxUnavailableOfferings = 100
+
+/** One offering a launch found without capacity, until it expires. */
+export const unavailableOfferingSchema = lazySchema(() =>
+  z
+    .object({
+      instanceType: z.string().min(1).max(63).describe('e.g. m7i.large.'),
+      zone: z.string().min(1).max(63).describe('e.g. eu-west-1a.'),
+      capacityType: z.string().min(1).max(63).describe('e.g. spot or on-demand.'),
+      reason: z
+        .string()
+        .max(128)
+        .describe("The cloud's answer, e.g. InsufficientInstanceCapacity."),
+      expiresAt: z.iso.datetime({ offset: true }).describe('When Machines may try it again.'),
+    })
+    .describe('An offering found without capacity.'),
 )
 
 /** The observed state of a MachineClass. */
@@ -51,6 +76,15 @@ export const machineClassStatusSchema = lazySchema(() =>
           'cluster-autoscaler reads to scale a node group up from zero.',
       ),
     nodeInfo: machineClassNodeInfoSchema().optional(),
+    unavailableOfferings: z
+      .array(unavailableOfferingSchema())
+      .max(maxUnavailableOfferings)
+      .optional()
+      .describe(
+        'Offerings a launch of a Machine of this class found without capacity, each skipped by ' +
+          "every Machine of the class until it expires or a launch there succeeds: the class's " +
+          'shared memory, read by every worker (spec.unavailableOfferingTTL).',
+      ),
   }),
 )
 

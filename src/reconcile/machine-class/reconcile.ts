@@ -2,7 +2,8 @@
  * @module The MachineClass controller: asks the class's provider what one Machine of it provides
  * (aws: DescribeInstanceTypes for the instance type; kwok: its allocatable) and writes it to the
  * class's `status.capacity` and `status.nodeInfo`, last and conditional on the resourceVersion
- * read. A controller rather than admission defaulting, because the answer needs the provider's
+ * read; and drops the entries of `status.unavailableOfferings` (written by Machine launches) as
+ * they expire. A controller rather than admission defaulting, because the answer needs the provider's
  * API and credentials (a webhook must answer fast and holds no cloud credentials) and because the
  * result is observed state, which belongs in status.
  */
@@ -16,6 +17,7 @@ import { namespacedSecretReader } from '../../providers/secret-reader'
 import type { Controller, ReconcileDeps, ReconcileResult } from '../runtime/controller'
 import { writeStatus } from '../runtime/status-write'
 import { statusUnchanged } from '../shared/status-unchanged'
+import { unexpired, untilNextExpiry } from '../shared/unavailable-offerings'
 import { type CapacityOutcome, capacityCurrent, capacityStatus } from './capacity-status'
 
 /** How long one provider call may take. */
@@ -70,14 +72,26 @@ export async function reconcileMachineClass(
     name: key.name,
   })
   if (!machineClass || machineClass.metadata.deletionTimestamp) return {}
-  if (capacityCurrent(machineClass)) return {}
-  const outcome = await askProvider(deps, deps.providers, machineClass)
-  const status = capacityStatus(machineClass, outcome, deps.clock.now())
+  const now = deps.clock.now()
+  const remembered = machineClass.status?.unavailableOfferings
+  // Expired misses leave the list (the Machines skip them already), so status shows what holds.
+  const offerings = remembered ? { unavailableOfferings: unexpired(remembered, now) } : {}
+  const expiry = untilNextExpiry(offerings.unavailableOfferings ?? [], now)
+  const capacity = capacityCurrent(machineClass)
+    ? undefined
+    : await askProvider(deps, deps.providers, machineClass)
+  const status = {
+    ...(capacity ? capacityStatus(machineClass, capacity, now) : {}),
+    ...offerings,
+  }
   if (!statusUnchanged(machineClass.status, status)) {
     await writeStatus(deps.kube, type, { observed: machineClass, status })
   }
-  // An unanswered question is asked again; the rest waits for a spec change.
-  return outcome.type === 'unavailable' ? { requeueAfterMs: 30_000 } : {}
+  // An unanswered question is asked again, and the list is looked at when its first entry
+  // expires; the rest waits for a spec change.
+  const retry = capacity?.type === 'unavailable' ? 30_000 : undefined
+  const next = Math.min(retry ?? Number.POSITIVE_INFINITY, expiry ?? Number.POSITIVE_INFINITY)
+  return Number.isFinite(next) ? { requeueAfterMs: next } : {}
 }
 
 /** The MachineClass controller for the runtime (`--controllers machineclass`). */

@@ -84,7 +84,7 @@ async function resolveMachineProvider(
       message: `provider "${resolution.provider}" is not available in this deployment (have: ${deps.providers.names().join(', ') || 'none'})`,
     }
   }
-  return machineProvider(deps, machine, provider.actuator, resolution)
+  return machineProvider(deps, machine, provider.actuator, resolution, machineClass)
 }
 
 /**

@@ -1,18 +1,21 @@
 /**
  * @module How the Machine kind calls its provider: each call gets its own ActuatorContext (the
  * resolved spec, a Secret reader limited to the Machine's namespace, the Event recorder on the
- * Machine, the clock and the reconcile's own Kubernetes client, so one read of the kwok Node serves
- * provider and link) with an abort signal made at the call: the runner's signal for the reconcile
+ * Machine, the clock, the reconcile's own Kubernetes client, so one read of the kwok Node serves
+ * provider and link, and for a Machine of a MachineClass the class's memory of unavailable
+ * offerings) with an abort signal made at the call: the runner's signal for the reconcile
  * combined with a timeout for this one call. Whatever the call throws comes back classified
  * (classify.ts), the same way for exists, update, create and delete.
  */
 import type { Machine } from '../../api/v1beta1/machine'
+import type { MachineClass } from '../../api/v1beta1/machine-class'
 import type { KubeObject } from '../../kube/resource'
 import type { Actuator, ActuatorContext, SecretRef } from '../../providers/actuator'
 import { namespacedSecretReader } from '../../providers/secret-reader'
 import { classifyProviderError, type ProviderFailure } from '../runtime/classify'
 import { recordEvent } from '../shared/events'
 import { defaultProviderCallTimeoutMs, type MachineDeps } from './machine-deps'
+import { classOfferingMemory } from './offering-memory'
 
 /** A provider call's answer, or its failure as data. */
 export type ProviderCallResult<T> = { ok: true; value: T } | { ok: false; failure: ProviderFailure }
@@ -35,6 +38,7 @@ export function machineProvider(
     credentialsSecretRef?: SecretRef
     userDataSecretRef?: SecretRef
   },
+  machineClass?: MachineClass,
 ): MachineProvider {
   const namespace = machine.metadata.namespace ?? ''
   const context: Omit<ActuatorContext, 'signal'> = {
@@ -50,6 +54,7 @@ export function machineProvider(
     },
     clock: deps.clock,
     kube: deps.kube,
+    ...(machineClass ? { offerings: classOfferingMemory(deps, machineClass) } : {}),
   }
   return {
     async call(use) {

@@ -1,0 +1,198 @@
+/**
+ * Machines of one MachineClass over 3 instance types x 3 zones on moto, the first type without
+ * capacity in two zones (misses injected per offering by the fault proxy), reconciled by the real
+ * Machine controller: every Machine runs on exactly one instance, the class's status lists the
+ * misses found with their expiry, a later sibling never asks for a listed offering, and the
+ * MachineClass controller drops the list once it expires.
+ */
+import { DescribeSubnetsCommand } from '@aws-sdk/client-ec2'
+import { CoreV1Api } from '@kubernetes/client-node'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { machineApiTypes } from '../../../src/api/resource-types'
+import type { Machine } from '../../../src/api/v1beta1/machine'
+import type { MachineClass } from '../../../src/api/v1beta1/machine-class'
+import { coreTypes } from '../../../src/kube/resource'
+import { awsProviderSpecSchema } from '../../../src/providers/aws/spec'
+import { createProviderRegistry } from '../../../src/providers/registry'
+import { reconcileMachineClass } from '../../../src/reconcile/machine-class/reconcile'
+import { waitFor } from '../../harness/kube'
+import { kwokNodeAnnotation } from '../../harness/nodes'
+import { useFaultyMoto } from '../providers/aws-fixture'
+import { machineDeps, runMachineController, useMachineTestApi } from './fixture'
+
+const aws = useFaultyMoto()
+const { api, namespace, kube } = useMachineTestApi('offer', { aws: awsProviderSpecSchema() })
+const zones = ['eu-west-1a', 'eu-west-1b', 'eu-west-1c']
+/** moto's default subnet of each zone, and back. */
+const zoneOfSubnet = new Map<string, string>()
+
+beforeAll(async () => {
+  const ns = namespace()
+  await kube().create(coreTypes.secret, {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { namespace: ns, name: 'aws' },
+    stringData: { aws_access_key_id: 'AKIAMOTO00000000', aws_secret_access_key: 'x' },
+  })
+  const { credentialsSecret: _c, instanceType: _t, subnet: _s, ...spec } = aws().baseSpec
+  await kube().create(machineApiTypes.machineClass, {
+    apiVersion: 'machine-api.dev/v1beta1',
+    kind: 'MachineClass',
+    metadata: { namespace: ns, name: 'fleet' },
+    spec: {
+      provider: 'aws',
+      providerSpec: {
+        ...spec,
+        instanceTypes: ['t3.micro', 't3.small', 't3.medium'],
+        subnets: [{ filters: [{ name: 'default-for-az', values: ['true'] }] }],
+      },
+      credentialsSecretRef: { name: 'aws' },
+    },
+  })
+  for (const zone of zones) {
+    const out = await aws().ec2.send(
+      new DescribeSubnetsCommand({
+        Filters: [
+          { Name: 'default-for-az', Values: ['true'] },
+          { Name: 'availability-zone', Values: [zone] },
+        ],
+      }),
+    )
+    const subnet = out.Subnets?.[0]?.SubnetId
+    if (subnet) zoneOfSubnet.set(subnet, zone)
+  }
+})
+
+/** Every RunInstances the provider sent, as `type zone` (each SDK retry too). */
+function recordLaunches(): string[] {
+  const launches: string[] = []
+  aws().proxy.inject({
+    action: 'RunInstances',
+    code: 'never',
+    status: 500,
+    when: (params) => {
+      const zone = zoneOfSubnet.get(params.get('SubnetId') ?? '') ?? '?'
+      launches.push(`${params.get('InstanceType')} ${zone}`)
+      return false
+    },
+  })
+  return launches
+}
+
+function noCapacity(type: string, zone: string) {
+  aws().proxy.inject({
+    action: 'RunInstances',
+    code: 'InsufficientInstanceCapacity',
+    status: 500,
+    when: (params) =>
+      params.get('InstanceType') === type &&
+      zoneOfSubnet.get(params.get('SubnetId') ?? '') === zone,
+  })
+}
+
+function machine(ns: string, name: string): Machine {
+  return {
+    apiVersion: 'machine-api.dev/v1beta1',
+    kind: 'Machine',
+    metadata: { namespace: ns, name },
+    spec: { classRef: { name: 'fleet' }, nodeDeletionTimeout: '10s' },
+  }
+}
+
+async function machines(ns: string): Promise<Machine[]> {
+  return (await kube().list<Machine>(machineApiTypes.machine, { namespace: ns })).items
+}
+
+/** Plays the kubelet: registers a Node for every Machine whose instance is launched. */
+async function joinNodes(ns: string): Promise<void> {
+  const core = api().kc.makeApiClient(CoreV1Api)
+  for (const m of await machines(ns)) {
+    const providerID = m.spec.providerID
+    if (!providerID || m.status?.nodeRef) continue
+    const [instance] = await aws().tagged(m.metadata.uid ?? '')
+    const name = instance?.PrivateDnsName
+    if (!name || (await kube().get(coreTypes.node, { name }))) continue
+    await core.createNode({
+      body: {
+        metadata: { name, annotations: { [kwokNodeAnnotation]: 'fake' } },
+        spec: { providerID },
+      },
+    })
+  }
+}
+
+async function readClass(ns: string): Promise<MachineClass | undefined> {
+  return await kube().get<MachineClass>(machineApiTypes.machineClass, {
+    namespace: ns,
+    name: 'fleet',
+  })
+}
+
+describe('offerings of a MachineClass on aws (moto)', () => {
+  it('runs 9 Machines past the misses, remembers them in the class, and forgets them on expiry', async () => {
+    const ns = namespace()
+    const launches = recordLaunches()
+    noCapacity('t3.micro', 'eu-west-1a')
+    noCapacity('t3.micro', 'eu-west-1b')
+    const deps = machineDeps(kube(), createProviderRegistry([aws().provider]))
+    await runMachineController(deps, ns)
+    const started = Date.now()
+    for (let i = 0; i < 9; i++) await kube().create(machineApiTypes.machine, machine(ns, `m-${i}`))
+
+    await waitFor(
+      '9 Running Machines',
+      async () => {
+        await joinNodes(ns)
+        const all = await machines(ns)
+        return all.filter((m) => m.status?.phase === 'Running').length === 9
+      },
+      { timeoutMs: 180_000, intervalMs: 500 },
+    )
+    // One instance per Machine, none on an offering without capacity.
+    for (const m of await machines(ns)) {
+      const instances = await aws().tagged(m.metadata.uid ?? '')
+      expect(instances, m.metadata.name).toHaveLength(1)
+      const [instance] = instances
+      const where = `${instance?.InstanceType} ${instance?.Placement?.AvailabilityZone}`
+      expect(['t3.micro eu-west-1a', 't3.micro eu-west-1b']).not.toContain(where)
+    }
+
+    // The class lists exactly the misses EC2 answered, each until about 3 minutes after it.
+    const missesAnswered = new Set(
+      launches.filter((l) => l === 't3.micro eu-west-1a' || l === 't3.micro eu-west-1b'),
+    )
+    expect(missesAnswered.size).toBeGreaterThan(0)
+    const listed = (await readClass(ns))?.status?.unavailableOfferings ?? []
+    expect(new Set(listed.map((o) => `${o.instanceType} ${o.zone}`))).toEqual(missesAnswered)
+    for (const entry of listed) {
+      expect(entry).toMatchObject({
+        capacityType: 'on-demand',
+        reason: 'InsufficientInstanceCapacity',
+      })
+      const expires = Date.parse(entry.expiresAt)
+      expect(expires).toBeGreaterThan(started + 3 * 60_000 - 1_000)
+      expect(expires).toBeLessThanOrEqual(Date.now() + 3 * 60_000)
+    }
+
+    // A sibling created now never asks for a listed offering.
+    launches.length = 0
+    await kube().create(machineApiTypes.machine, machine(ns, 'late'))
+    await waitFor('the late Machine launched', async () => {
+      const late = (await machines(ns)).find((m) => m.metadata.name === 'late')
+      return late?.spec.providerID !== undefined
+    })
+    expect(launches.length).toBeGreaterThan(0)
+    for (const entry of listed)
+      expect(launches).not.toContain(`${entry.instanceType} ${entry.zone}`)
+
+    // The MachineClass controller looks again when the first entry expires and drops it then.
+    const classDeps = { ...deps, providers: createProviderRegistry([aws().provider]) }
+    const key = { kind: 'MachineClass', namespace: ns, name: 'fleet' }
+    const now = await reconcileMachineClass(classDeps, key)
+    expect(now.requeueAfterMs).toBeGreaterThan(0)
+    expect(now.requeueAfterMs).toBeLessThanOrEqual(3 * 60_000)
+    const later = Math.max(...listed.map((o) => Date.parse(o.expiresAt))) + 1
+    await reconcileMachineClass({ ...classDeps, clock: { now: () => new Date(later) } }, key)
+    expect((await readClass(ns))?.status?.unavailableOfferings).toEqual([])
+  })
+})
