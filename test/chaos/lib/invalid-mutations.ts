@@ -6,6 +6,7 @@
  * field; the generator picks among those that do.
  */
 import type { Kind } from '../../../src/api/kinds'
+import { hostileFamilyNames, hostileVariantsFor } from './hostile-mutations'
 import { at, type Json, machineSpecPath, type ServedVersion } from './invalid-objects'
 
 /** The mutation families the report counts by. */
@@ -19,6 +20,8 @@ export const mutationNames = [
   'unknown-provider-field',
   'oversized-string',
   'immutable-field',
+  // Issue 33's families (hostile-mutations.ts).
+  ...hostileFamilyNames,
 ] as const
 export type MutationName = (typeof mutationNames)[number]
 
@@ -209,5 +212,7 @@ export function variantsFor(kind: Kind, version: ServedVersion): Families {
     const more = machineSpecVariants(ms, version)
     for (const name of mutationNames) out[name].push(...more[name])
   }
+  const hostile = hostileVariantsFor(kind, version)
+  for (const name of hostileFamilyNames) out[name].push(...hostile[name])
   return out
 }

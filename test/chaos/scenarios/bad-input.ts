@@ -12,6 +12,7 @@ import { collectionPath } from '../../../src/kube/resource'
 import { type ControlPlane, startControlPlane } from '../../harness/controlplane'
 import { type InstalledApi, installApi } from '../../harness/install-api'
 import { kubectlFor, uniqueName } from '../../harness/kube'
+import { type CaseOutcome, hostileFamilySummary } from '../lib/hostile-mutations'
 import { measureHotLoops } from '../lib/hot-loops'
 import { baseName, generateCases, type InvalidCase, kindVersions } from '../lib/invalid-cases'
 import { type Json, validObject } from '../lib/invalid-objects'
@@ -37,6 +38,12 @@ function isServerError(result: SendResult): boolean {
   return /InternalError|Internal error|ServiceUnavailable|failed calling webhook/i.test(
     result.message,
   )
+}
+
+function outcomeOf(result: SendResult, paths: readonly string[]): CaseOutcome {
+  if (result.accepted) return 'admitted'
+  if (isServerError(result)) return 'server-error'
+  return namesField(result.message, paths) ? 'refused' : 'no-field-path'
 }
 
 async function createBases(transport: KubeTransport, namespace: string): Promise<void> {
@@ -147,7 +154,9 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
     let serverErrors = 0
     let withoutPath = 0
     let accepted = 0
+    const outcomes: Array<{ family: string; outcome: CaseOutcome }> = []
     for (const { c, result } of results) {
+      outcomes.push({ family: c.mutation, outcome: outcomeOf(result, c.paths) })
       const group = `${c.kind}/${c.version}/${c.mutation}`
       byGroup[group] = (byGroup[group] ?? 0) + 1
       const where = `#${c.index} ${group} (${c.operation}, ${result.via})`
@@ -211,6 +220,8 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
         webhookRestarted: restarted,
         problems: problems.slice(0, 50),
         hotLoops: loops,
+        // Issue 33's families: sent, and how they came back (admitted = admitted then stuck).
+        hostileFamilies: hostileFamilySummary(outcomes),
       },
     }
   } finally {
