@@ -82,7 +82,11 @@ async function answerReview(
   }
   if (known && announced > limit) return refuse(endpoints.tooLarge(path))
   const release = await endpoints.admit(known ? announced : limit)
-  if (release === undefined) return refuse(endpoints.busy)
+  if (release === undefined) {
+    // client-go, which the apiserver calls webhooks with, retries a 429 that names a delay.
+    response.setHeader('Retry-After', '1')
+    return refuse(endpoints.busy)
+  }
   try {
     const body = await readBody(request, limit)
     return body === undefined ? endpoints.tooLarge(path) : await endpoints.serve(path, body)

@@ -5,7 +5,7 @@
  * parsed review takes about five times its size in memory, so twenty 60 MiB reviews took the
  * process to 6.7 GB and /healthz timed out. With the body limits (8 MiB) the reviews held at once
  * stay within about 60 MiB of heap once parsed, in a 256 MiB container. Waiting is bounded: past `maxWaiting` queued reviews
- * or `maxWaitMs`, the review is refused (429, which the apiserver retries).
+ * or `maxWaitMs`, the review is refused (429 with Retry-After, which the apiserver's client-go retries).
  */
 
 /** Gives up the bytes a review held. */

@@ -77,7 +77,8 @@ function machineSpecVariants(ms: string, version: ServedVersion): Families {
     put(`${ms}.versions`, { kubelet: 134 }, [`${ms}.versions.kubelet`]),
   )
   out['missing-required'].push(
-    drop(`${value}.instanceType`),
+    // The aws spec takes instanceType or instanceTypes (ordered offerings): either may be named.
+    drop(`${value}.instanceType`, [`${value}.instanceType`, `${value}.instanceTypes`]),
     // Not `versions` at v1alpha1: admission's defaulting round trip through the hub stores an
     // absent versions as kubelet "" plus a conversion marker (lossless, by design).
     drop(`${ms}.providerSpec`, [ms, `${ms}.providerSpec`]),
