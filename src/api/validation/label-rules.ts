@@ -9,26 +9,32 @@ import type { FieldError } from './field-errors'
 // apimachinery's TotalAnnotationSizeLimitB: the sum of the keys' and values' lengths.
 const MAX_ANNOTATIONS_BYTES = 256 * 1024
 
-/** Every invalid key or value of `labels` at `path` (a label map). */
+/** An `Invalid value` error at `path` when `reason` (why `value` is wrong) is defined. */
+function invalid(path: string, value: string, reason: string | undefined): FieldError[] {
+  return reason === undefined
+    ? []
+    : [{ path, message: `Invalid value: ${JSON.stringify(value)}: ${reason}` }]
+}
+
+/** An error at `path` when `key` is not a label key (a qualified name). */
+export function validateLabelKey(key: string, path: string): FieldError[] {
+  return invalid(path, key, qualifiedNameError(key))
+}
+
+/** An error at `path` when `value` is not a label value. */
+export function validateLabelValue(value: string, path: string): FieldError[] {
+  return invalid(path, value, labelValueError(value))
+}
+
+/** Every invalid key (at `path`) or value (at `path[key]`) of the label map `labels`. */
 export function validateLabels(
   labels: Readonly<Record<string, string>> | undefined,
   path: string,
 ): FieldError[] {
-  const errors: FieldError[] = []
-  for (const [key, value] of Object.entries(labels ?? {})) {
-    const keyError = qualifiedNameError(key)
-    if (keyError !== undefined) {
-      errors.push({ path, message: `Invalid value: ${JSON.stringify(key)}: ${keyError}` })
-    }
-    const valueError = labelValueError(value)
-    if (valueError !== undefined) {
-      errors.push({
-        path: `${path}[${key}]`,
-        message: `Invalid value: ${JSON.stringify(value)}: ${valueError}`,
-      })
-    }
-  }
-  return errors
+  return Object.entries(labels ?? {}).flatMap(([key, value]) => [
+    ...validateLabelKey(key, path),
+    ...validateLabelValue(value, `${path}[${key}]`),
+  ])
 }
 
 /** Every invalid key of `annotations` at `path`, and their total size. */
@@ -41,10 +47,7 @@ export function validateAnnotations(
   for (const [key, value] of Object.entries(annotations ?? {})) {
     size += key.length + value.length
     // Annotation keys are checked in lower case (apimachinery's ValidateAnnotations).
-    const keyError = qualifiedNameError(key.toLowerCase())
-    if (keyError !== undefined) {
-      errors.push({ path, message: `Invalid value: ${JSON.stringify(key)}: ${keyError}` })
-    }
+    errors.push(...invalid(path, key, qualifiedNameError(key.toLowerCase())))
   }
   if (size > MAX_ANNOTATIONS_BYTES) {
     errors.push({
@@ -76,20 +79,8 @@ export function validateTaint(
   taint: { key: string; value?: string | undefined },
   path: string,
 ): FieldError[] {
-  const errors: FieldError[] = []
-  const keyError = qualifiedNameError(taint.key)
-  if (keyError !== undefined) {
-    errors.push({
-      path: `${path}.key`,
-      message: `Invalid value: ${JSON.stringify(taint.key)}: ${keyError}`,
-    })
-  }
-  const valueError = taint.value === undefined ? undefined : labelValueError(taint.value)
-  if (valueError !== undefined) {
-    errors.push({
-      path: `${path}.value`,
-      message: `Invalid value: ${JSON.stringify(taint.value)}: ${valueError}`,
-    })
-  }
-  return errors
+  return [
+    ...validateLabelKey(taint.key, `${path}.key`),
+    ...(taint.value === undefined ? [] : validateLabelValue(taint.value, `${path}.value`)),
+  ]
 }

@@ -4,8 +4,8 @@
  * and one that picks Machines by a label they carry rather than every Machine lacking one.
  */
 import { type LabelSelector, requiresLabel } from '../shared/label-selector'
-import { labelValueError, qualifiedNameError } from '../shared/label-syntax'
 import type { FieldError } from './field-errors'
+import { validateLabelKey, validateLabels, validateLabelValue } from './label-rules'
 
 /**
  * Every reason `selector` at `path` is invalid or selects too much. A selector must require at
@@ -14,25 +14,9 @@ import type { FieldError } from './field-errors'
  * ownerless ones included, so a set would adopt and then scale them away.
  */
 export function validateSelector(selector: LabelSelector, path: string): FieldError[] {
-  const errors: FieldError[] = []
   const matchLabels = selector.matchLabels ?? {}
   const expressions = selector.matchExpressions ?? []
-  for (const [key, value] of Object.entries(matchLabels)) {
-    const keyError = qualifiedNameError(key)
-    if (keyError !== undefined) {
-      errors.push({
-        path: `${path}.matchLabels`,
-        message: `Invalid value: ${JSON.stringify(key)}: ${keyError}`,
-      })
-    }
-    const valueError = labelValueError(value)
-    if (valueError !== undefined) {
-      errors.push({
-        path: `${path}.matchLabels[${key}]`,
-        message: `Invalid value: ${JSON.stringify(value)}: ${valueError}`,
-      })
-    }
-  }
+  const errors = validateLabels(matchLabels, `${path}.matchLabels`)
   expressions.forEach((requirement, index) => {
     errors.push(...requirementErrors(requirement, `${path}.matchExpressions[${index}]`))
   })
@@ -52,14 +36,7 @@ export function validateSelector(selector: LabelSelector, path: string): FieldEr
 type Requirement = NonNullable<LabelSelector['matchExpressions']>[number]
 
 function requirementErrors(requirement: Requirement, path: string): FieldError[] {
-  const errors: FieldError[] = []
-  const keyError = qualifiedNameError(requirement.key)
-  if (keyError !== undefined) {
-    errors.push({
-      path: `${path}.key`,
-      message: `Invalid value: ${JSON.stringify(requirement.key)}: ${keyError}`,
-    })
-  }
+  const errors = validateLabelKey(requirement.key, `${path}.key`)
   const values = requirement.values ?? []
   const needsValues = requirement.operator === 'In' || requirement.operator === 'NotIn'
   if (needsValues && values.length === 0) {
@@ -75,13 +52,7 @@ function requirementErrors(requirement: Requirement, path: string): FieldError[]
     })
   }
   values.forEach((value, index) => {
-    const valueError = labelValueError(value)
-    if (valueError !== undefined) {
-      errors.push({
-        path: `${path}.values[${index}]`,
-        message: `Invalid value: ${JSON.stringify(value)}: ${valueError}`,
-      })
-    }
+    errors.push(...validateLabelValue(value, `${path}.values[${index}]`))
   })
   return errors
 }
