@@ -25,6 +25,7 @@ import { configurationRetryMs, legacyMachineFinalizer, machineFinalizer } from '
 import { nodeWishes, planNodeSync } from './node-sync'
 import type { MachineObservation } from './observation'
 import { providerFailurePlan } from './provider-failure'
+import { provisioningTimedOut } from './provisioning-deadline'
 
 /**
  * Plans the next step for `obs` at `now`; a status.nodeRef naming another Machine's Node is also
@@ -65,6 +66,14 @@ function planStep(obs: MachineObservation, now: Date, settings: MachinePlanSetti
     }
   }
   const instance = obs.instance
+  // Past the provisioning deadline: terminate the instance (folded: absent or terminating), then
+  // fail, so no instance runs on while the set's replacement backoff holds. Unknown whether an
+  // instance exists (the provider call failed): the usual retry first.
+  const timedOut = instance.state === 'failed' ? undefined : provisioningTimedOut(obs, now)
+  if (timedOut) {
+    if (instance.state === 'present') return { action: { type: 'terminate-instance' }, events: [] }
+    return { failure: timedOut, events: [warning(timedOut)] }
+  }
   switch (instance.state) {
     case 'failed': {
       // Drop this reconcile's create claim first, so the retry need not wait for it.
