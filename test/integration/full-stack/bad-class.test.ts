@@ -24,8 +24,24 @@ const api = useMachineApi({
 })
 const ns = useFileNamespace(() => api().kc, 'full-bad-class')
 let kube: KubeClient
-beforeAll(() => {
+beforeAll(async () => {
   kube = fullStackKube(api().kc)
+  await kube.create(coreTypes.secret, {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { namespace: ns(), name: 'aws' },
+    stringData: { aws_access_key_id: 'AKIAMOTO00000000', aws_secret_access_key: 'moto' },
+  })
+  await kube.create(machineApiTypes.machineClass, {
+    apiVersion: 'machine-api.dev/v1beta1',
+    kind: 'MachineClass',
+    metadata: { namespace: ns(), name: 'standard' },
+    spec: {
+      provider: 'aws',
+      providerSpec: providerSpec(missingAmi),
+      credentialsSecretRef: { name: 'aws' },
+    },
+  })
 })
 afterAll(() => kube.close())
 
@@ -52,22 +68,6 @@ async function replicaFailure(): Promise<Condition | undefined> {
 describe('a MachineClass with a missing AMI under a MachineDeployment and a health check', () => {
   it('makes a bounded number of Machines, says what to fix, and recovers once fixed', async () => {
     const namespace = ns()
-    await kube.create(coreTypes.secret, {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { namespace, name: 'aws' },
-      stringData: { aws_access_key_id: 'AKIAMOTO00000000', aws_secret_access_key: 'moto' },
-    })
-    await kube.create(machineApiTypes.machineClass, {
-      apiVersion: 'machine-api.dev/v1beta1',
-      kind: 'MachineClass',
-      metadata: { namespace, name: 'standard' },
-      spec: {
-        provider: 'aws',
-        providerSpec: providerSpec(missingAmi),
-        credentialsSecretRef: { name: 'aws' },
-      },
-    })
     await startFullStack(kube, namespace, createProviderRegistry([moto().provider]))
     const created = new Set<string>()
     const watch = await watchMachines(kube, namespace, (machines) => {
@@ -147,5 +147,52 @@ describe('a MachineClass with a missing AMI under a MachineDeployment and a heal
     }
     await waitFor('ReplicaFailure False', async () => (await replicaFailure())?.status === 'False')
     await watch.stop()
+  })
+
+  it('terminates and replaces a Machine whose Node never joins within provisioningTimeout', async () => {
+    const namespace = ns()
+    await kube.mergePatch(
+      machineApiTypes.machineClass,
+      { namespace, name: 'standard' },
+      { spec: { providerSpec: providerSpec(moto().amiId) } },
+    )
+    await startFullStack(kube, namespace, createProviderRegistry([moto().provider]))
+    const labels = { 'full-stack/set': 'slow' }
+    await kube.create(machineApiTypes.machineSet, {
+      apiVersion: 'machine-api.dev/v1beta1',
+      kind: 'MachineSet',
+      metadata: { namespace, name: 'slow' },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: labels },
+        template: {
+          metadata: { labels },
+          spec: { classRef: { name: 'standard' }, provisioningTimeout: '15s' },
+        },
+      },
+    })
+    const ofSet = async () =>
+      (await machinesOf(kube, namespace)).filter((m) => m.metadata.labels?.['full-stack/set'])
+    const first = await waitFor(
+      'a Machine with an instance',
+      async () => (await ofSet()).find((m) => m.spec?.providerID),
+      { intervalMs: 500, timeoutMs: 60_000 },
+    )
+    // No kubelet joins on moto: the deadline fails it, and the set replaces it with a new one.
+    const replacement = await waitFor(
+      'a replacement Machine with an instance of its own',
+      async () =>
+        (await ofSet()).find((m) => m.metadata.uid !== first.metadata.uid && m.spec?.providerID),
+      { intervalMs: 500, timeoutMs: 90_000 },
+    )
+    expect(replacement.spec?.providerID).not.toBe(first.spec?.providerID)
+    expect(await moto().tagged(first.metadata.uid ?? '')).toEqual([])
+    const events = await kube.list(coreTypes.event, {
+      namespace,
+      fieldSelector: `involvedObject.name=${first.metadata.name}`,
+    })
+    expect(events.items.map((e) => (e as { reason?: string }).reason)).toContain(
+      'ProvisioningTimeout',
+    )
   })
 })
