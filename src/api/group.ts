@@ -45,6 +45,11 @@ export const ANNOTATIONS = {
   excludeNodeDraining: `${API_GROUP}/exclude-node-draining`,
   /** On a Machine: do not wait for its Node's volumes to detach on deletion. */
   excludeWaitForNodeVolumeDetach: `${API_GROUP}/exclude-wait-for-node-volume-detach`,
+  /**
+   * On a Machine: JSON of the most serious EC2 notice about its instance (spot interruption,
+   * rebalance, scheduled maintenance, state change), written by the EC2 notice source.
+   */
+  instanceNotice: `${API_GROUP}/instance-notice`,
   /** On a Machine: a human asks for remediation now (Cluster API's `remediate-machine`). */
   remediateMachine: `${API_GROUP}/remediate-machine`,
   /** On a Machine: never remediate it (it is still evaluated and reported). */

@@ -11,6 +11,7 @@ import type { MachineStatus } from '../../api/v1beta1/machine'
 import type { KubeObject } from '../../kube/resource'
 import { type ConditionInput, setConditions } from '../shared/conditions'
 import type { MachinePlan } from './actions'
+import { currentInstanceNotice, instanceNoticeCondition } from './instance-notice'
 import type { DrainSkipReason, MachineObservation } from './observation'
 
 type Phase = NonNullable<MachineStatus['phase']>
@@ -165,6 +166,20 @@ export const skipDrainMessage: Record<DrainSkipReason, string> = {
   NodeNotFound: 'Drain skipped: the Machine has no Node',
 }
 
+/**
+ * InstanceHealthy, once EC2 sent a notice about the Machine's instance (instance-notice.ts): False
+ * naming it while it applies, True again once the Machine has another instance. Not part of Ready:
+ * a rebalance recommendation or a maintenance weeks away leaves a Machine serving.
+ */
+function instanceHealthyCondition(obs: MachineObservation): ConditionInput | undefined {
+  const notice = currentInstanceNotice(obs.machine)
+  if (notice) return instanceNoticeCondition(notice)
+  const had = obs.machine.status?.conditions?.some((c) => c.type === 'InstanceHealthy')
+  return had
+    ? { type: 'InstanceHealthy', status: 'True', reason: 'NoNotice', message: '' }
+    : undefined
+}
+
 /** VolumesDetached, when the volume wait was skipped in this reconcile (its reason). */
 function volumesDetachedCondition(obs: MachineObservation): ConditionInput | undefined {
   const skipped = obs.deletion?.volumeWaitSkipped
@@ -202,7 +217,8 @@ export function computeMachineStatus(
   const owned: ConditionInput[] = [...parts]
   if (plan.deleting) owned.push({ type: 'Deleting', status: 'True', ...plan.deleting })
   owned.push(readyCondition(plan, parts))
-  for (const stage of [drainedCondition(obs), volumesDetachedCondition(obs)]) {
+  const more = [drainedCondition(obs), volumesDetachedCondition(obs), instanceHealthyCondition(obs)]
+  for (const stage of more) {
     if (stage) owned.push(stage)
   }
   const conditions = setConditions(previous.conditions, owned, {

@@ -1,0 +1,110 @@
+/**
+ * @module The EC2 notice source: long-polls an SQS queue that EventBridge rules feed (EC2 spot
+ * interruption warnings, rebalance recommendations, state changes, AWS Health scheduled changes)
+ * and records each notice on its Machine (handle-message.ts). The Machine's own watch then runs its
+ * reconcile, whichever bus carries it. A message is deleted only once handled; one that failed
+ * stays queued and SQS delivers it again after its visibility timeout (a redrive policy bounds the
+ * retries of a message that always fails). Up to 10 messages per poll are handled at once, so one
+ * slow or failing message does not hold up the others.
+ */
+import { setTimeout as sleep } from 'node:timers/promises'
+import {
+  DeleteMessageCommand,
+  type Message,
+  ReceiveMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs'
+import { Counter, type Registry } from 'prom-client'
+import { errorMessage } from '../../errors'
+import { type HandleDeps, handleMessage } from './handle-message'
+
+/** What the source needs; `notices` is created on `registry`. */
+export interface Ec2NoticeSourceOptions extends Omit<HandleDeps, 'notices'> {
+  sqs: SQSClient
+  queueUrl: string
+  registry: Registry
+  /** Long-poll wait (default 20 s, SQS's maximum). */
+  waitSeconds?: number
+  /** Pause after a failed poll (default 5 s). */
+  retryMs?: number
+  /** Bound on handling one message (default 30 s). */
+  messageTimeoutMs?: number
+}
+
+/** A running source. */
+export interface Ec2NoticeSource {
+  stop(): Promise<void>
+}
+
+/** The notice counter, registered on `registry`. */
+export function ec2NoticeCounter(registry: Registry): Counter<'reason' | 'outcome'> {
+  return new Counter({
+    name: 'machine_api_ec2_notices_total',
+    help: 'EC2 notices from the queue, by condition reason (none: no notice) and outcome.',
+    labelNames: ['reason', 'outcome'],
+    registers: [registry],
+  })
+}
+
+/** Starts polling; see the module comment. */
+export function startEc2NoticeSource(options: Ec2NoticeSourceOptions): Ec2NoticeSource {
+  const stopping = new AbortController()
+  const deps: HandleDeps = { ...options, notices: ec2NoticeCounter(options.registry) }
+  const loop = (async () => {
+    while (!stopping.signal.aborted) {
+      try {
+        const out = await options.sqs.send(
+          new ReceiveMessageCommand({
+            QueueUrl: options.queueUrl,
+            MaxNumberOfMessages: 10,
+            WaitTimeSeconds: options.waitSeconds ?? 20,
+          }),
+          { abortSignal: stopping.signal },
+        )
+        await Promise.all(
+          (out.Messages ?? []).map((m) => handleAndDelete(options, deps, m, stopping.signal)),
+        )
+      } catch (error) {
+        if (stopping.signal.aborted) break
+        options.log.warn(
+          { err: errorMessage(error), queue: options.queueUrl },
+          'EC2 notice queue poll failed',
+        )
+        await sleep(options.retryMs ?? 5000, undefined, { signal: stopping.signal }).catch(() => {})
+      }
+    }
+  })()
+  options.log.info({ queue: options.queueUrl }, 'EC2 notice source polling')
+  return {
+    async stop() {
+      stopping.abort()
+      await loop
+    },
+  }
+}
+
+async function handleAndDelete(
+  options: Ec2NoticeSourceOptions,
+  deps: HandleDeps,
+  message: Message,
+  stop: AbortSignal,
+): Promise<void> {
+  const id = message.MessageId ?? ''
+  const signal = AbortSignal.any([stop, AbortSignal.timeout(options.messageTimeoutMs ?? 30_000)])
+  const done = await handleMessage(deps, { id, body: message.Body ?? '' }, signal)
+  if (!done || !message.ReceiptHandle) return
+  try {
+    await options.sqs.send(
+      new DeleteMessageCommand({
+        QueueUrl: options.queueUrl,
+        ReceiptHandle: message.ReceiptHandle,
+      }),
+    )
+  } catch (error) {
+    // Delivered again later; recording it again is a no-op (a duplicate).
+    options.log.warn(
+      { messageId: id, err: errorMessage(error) },
+      'EC2 notice handled, delete failed',
+    )
+  }
+}

@@ -1,0 +1,267 @@
+/**
+ * The EC2 notice source against moto's real SQS and EC2 and the real control plane: EventBridge
+ * events in the documented shapes (test/fixtures/ec2-notices) sent to a queue reach the aws
+ * Machine whose instance they name (found by its ownership tags), as InstanceHealthy False and a
+ * Warning Event, and leave the queue; duplicates and a late or lesser notice change nothing; an
+ * unknown instance and malformed bodies are counted, dropped and do not hold up the others.
+ */
+import { readFileSync } from 'node:fs'
+import {
+  CreateQueueCommand,
+  GetQueueAttributesCommand,
+  SendMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs'
+import { Registry } from 'prom-client'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { machineApiTypes } from '../../../src/api/resource-types'
+import { type Ec2NoticeSource, startEc2NoticeSource } from '../../../src/bus/ec2-notices/sqs-source'
+import { coreTypes, type KubeObject } from '../../../src/kube/resource'
+import type { Logger } from '../../../src/observability/logger'
+import { parseAwsProviderID } from '../../../src/providers/aws/provider-id'
+import { awsProviderSpecSchema } from '../../../src/providers/aws/spec'
+import { createProviderRegistry } from '../../../src/providers/registry'
+import { instanceNoticeAnnotation } from '../../../src/reconcile/machine/instance-notice'
+import { reconcileMachine } from '../../../src/reconcile/machine/reconcile'
+import { uniqueName, waitFor } from '../../harness/kube'
+import { machineCondition, machineDeps, readMachine, useMachineTestApi } from '../machine/fixture'
+import { region, useMoto } from '../providers/aws-fixture'
+
+const moto = useMoto()
+const { namespace, kube } = useMachineTestApi('aws', { aws: awsProviderSpecSchema() })
+const fixture = (name: string) =>
+  readFileSync(new URL(`../../fixtures/ec2-notices/${name}.json`, import.meta.url), 'utf8')
+const fixtureInstance = 'i-1234567890abcdef0'
+
+function capturingLogger(lines: string[]): Logger {
+  const write = (obj: object, msg?: string) => {
+    lines.push(JSON.stringify({ ...obj, msg }))
+  }
+  return {
+    debug: write,
+    info: write,
+    warn: write,
+    error: write,
+    child: () => capturingLogger(lines),
+  }
+}
+
+let sqs: SQSClient
+beforeAll(async () => {
+  sqs = new SQSClient({
+    region,
+    endpoint: moto().moto.endpoint,
+    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+  })
+  const ns = namespace()
+  await kube().create(coreTypes.secret, {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { namespace: ns, name: 'aws' },
+    stringData: { aws_access_key_id: 'AKIAMOTO00000000', aws_secret_access_key: 'moto' },
+  })
+  const { credentialsSecret: _ignored, ...spec } = moto().baseSpec as Record<string, unknown>
+  await kube().create(machineApiTypes.machineClass, {
+    apiVersion: 'machine-api.dev/v1beta1',
+    kind: 'MachineClass',
+    metadata: { namespace: ns, name: 'standard' },
+    spec: { provider: 'aws', providerSpec: spec, credentialsSecretRef: { name: 'aws' } },
+  })
+})
+
+/** A Machine with a launched instance (Provisioned); its key and instance id. */
+async function provisionedMachine(name: string) {
+  const ns = namespace()
+  await kube().create(machineApiTypes.machine, {
+    apiVersion: 'machine-api.dev/v1beta1',
+    kind: 'Machine',
+    metadata: { namespace: ns, name },
+    spec: { classRef: { name: 'standard' } },
+  })
+  const key = { kind: 'Machine', namespace: ns, name }
+  await reconcileMachine(reconcileDeps(), key)
+  const machine = await readMachine(kube(), ns, name)
+  const instanceId = parseAwsProviderID(machine?.spec.providerID) ?? ''
+  expect(instanceId).toMatch(/^i-/)
+  return { key, instanceId }
+}
+
+function reconcileDeps() {
+  return {
+    ...machineDeps(kube(), createProviderRegistry([moto().provider])),
+    providerCallTimeoutMs: 5000,
+  }
+}
+
+/** A fresh queue with the source polling it; `stop` in a finally. */
+async function queueWithSource() {
+  const created = await sqs.send(new CreateQueueCommand({ QueueName: uniqueName('notices') }))
+  const queueUrl = created.QueueUrl ?? ''
+  const registry = new Registry()
+  const logs: string[] = []
+  const source: Ec2NoticeSource = startEc2NoticeSource({
+    sqs,
+    queueUrl,
+    ec2: moto().ec2,
+    kube: kube(),
+    namespace: namespace(),
+    log: capturingLogger(logs),
+    fieldManager: 'machine-api-test',
+    registry,
+    waitSeconds: 1,
+  })
+  const send = (body: string) =>
+    sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }))
+  async function counts(): Promise<Record<string, number>> {
+    const metric = await registry.getSingleMetric('machine_api_ec2_notices_total')?.get()
+    return Object.fromEntries(
+      (metric?.values ?? []).map((v) => [`${v.labels.reason}/${v.labels.outcome}`, v.value]),
+    )
+  }
+  async function queueEmpty(): Promise<boolean> {
+    const out = await sqs.send(
+      new GetQueueAttributesCommand({
+        QueueUrl: queueUrl,
+        AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+      }),
+    )
+    const a = out.Attributes ?? {}
+    return a.ApproximateNumberOfMessages === '0' && a.ApproximateNumberOfMessagesNotVisible === '0'
+  }
+  return { send, counts, queueEmpty, logs, stop: () => source.stop() }
+}
+
+/** `fixture` about `instanceId`, at `time`. */
+function notice(name: string, instanceId: string, time: Date): string {
+  return fixture(name)
+    .replaceAll(fixtureInstance, instanceId)
+    .replace(/"time": "[^"]+"/, `"time": "${time.toISOString().replace(/\.\d+Z$/, 'Z')}"`)
+}
+
+async function eventsAbout(name: string, reason: string) {
+  const page = await kube().list(coreTypes.event, {
+    namespace: namespace(),
+    fieldSelector: `involvedObject.name=${name},reason=${reason}`,
+  })
+  return page.items as Array<KubeObject & { message?: string; count?: number }>
+}
+
+describe('EC2 notice source (moto SQS and EC2)', () => {
+  it('a spot interruption warning sets InstanceHealthy and a Warning Event, then leaves the queue', async () => {
+    const { key, instanceId } = await provisionedMachine('spot-1')
+    const queue = await queueWithSource()
+    try {
+      const sent = new Date()
+      await queue.send(notice('spot-interruption', instanceId, sent))
+      await waitFor('the notice recorded', async () => {
+        const m = await readMachine(kube(), key.namespace, key.name)
+        return m?.metadata.annotations?.[instanceNoticeAnnotation]
+      })
+      await waitFor('the message deleted', () => queue.queueEmpty())
+      // The annotation changed the Machine: its watch would run this reconcile.
+      await reconcileMachine(reconcileDeps(), key)
+      const machine = await readMachine(kube(), key.namespace, key.name)
+      const condition = machineCondition(machine, 'InstanceHealthy')
+      const time = sent.toISOString().replace(/\.\d+Z$/, '.000Z')
+      const deadline = new Date(Date.parse(time) + 120_000).toISOString()
+      expect(condition).toMatchObject({ status: 'False', reason: 'SpotInterruption' })
+      expect(condition?.message).toContain(instanceId)
+      expect(condition?.message).toContain(time)
+      expect(condition?.message).toContain(deadline)
+      // A warning, not an outage: Ready is not what the notice changes.
+      expect(machineCondition(machine, 'Ready')?.reason).not.toBe('SpotInterruption')
+      const events = await eventsAbout(key.name, 'SpotInterruption')
+      expect(events).toHaveLength(1)
+      expect(events[0]).toMatchObject({ type: 'Warning' })
+      expect(events[0]?.message).toContain(deadline)
+      expect(await queue.counts()).toEqual({ 'SpotInterruption/recorded': 1 })
+    } finally {
+      await queue.stop()
+    }
+  })
+
+  it('the same message three times, a late rebalance and a reordered interruption make one change each way', async () => {
+    const { key, instanceId } = await provisionedMachine('dup-1')
+    const queue = await queueWithSource()
+    try {
+      const at = new Date()
+      const spot = notice('spot-interruption', instanceId, at)
+      await Promise.all([queue.send(spot), queue.send(spot), queue.send(spot)])
+      await waitFor('three deliveries handled', async () => {
+        const c = await queue.counts()
+        return (c['SpotInterruption/recorded'] ?? 0) + (c['SpotInterruption/duplicate'] ?? 0) === 3
+      })
+      const first = await readMachine(kube(), key.namespace, key.name)
+      // A rebalance recommendation sent earlier but delivered late: less serious, changes nothing.
+      await queue.send(
+        notice('rebalance-recommendation', instanceId, new Date(at.getTime() - 60_000)),
+      )
+      // The instance starts shutting down; then a copy of the interruption warning arrives again.
+      await queue.send(
+        notice('state-change-shutting-down', instanceId, new Date(at.getTime() + 120_000)),
+      )
+      await waitFor(
+        'the state change recorded',
+        async () => (await queue.counts())['InstanceTerminated/recorded'],
+      )
+      await queue.send(spot)
+      await waitFor(
+        'everything handled',
+        async () =>
+          (await queue.queueEmpty()) && (await queue.counts())['SpotInterruption/duplicate'] === 3,
+      )
+
+      expect(await queue.counts()).toEqual({
+        'SpotInterruption/recorded': 1,
+        'SpotInterruption/duplicate': 3,
+        'RebalanceRecommended/duplicate': 1,
+        'InstanceTerminated/recorded': 1,
+      })
+      expect(first?.metadata.annotations?.[instanceNoticeAnnotation]).toContain('SpotInterruption')
+      await reconcileMachine(reconcileDeps(), key)
+      const machine = await readMachine(kube(), key.namespace, key.name)
+      expect(machineCondition(machine, 'InstanceHealthy')).toMatchObject({
+        status: 'False',
+        reason: 'InstanceTerminated',
+      })
+      const spotEvents = await eventsAbout(key.name, 'SpotInterruption')
+      expect(spotEvents.map((e) => e.count ?? 1)).toEqual([1])
+      expect(await eventsAbout(key.name, 'RebalanceRecommended')).toHaveLength(0)
+      expect(await eventsAbout(key.name, 'InstanceTerminated')).toHaveLength(1)
+    } finally {
+      await queue.stop()
+    }
+  })
+
+  it('an unknown instance and malformed bodies are counted and dropped without holding up a good one', async () => {
+    const { key, instanceId } = await provisionedMachine('poison-1')
+    const queue = await queueWithSource()
+    try {
+      const marker = `body-marker-${Math.random().toString(36).slice(2)}`
+      await queue.send(notice('spot-interruption', 'i-0fffffffffffffff0', new Date()))
+      await queue.send(`{"detail-type": "EC2 Spot Instance Interruption Warning", "${marker}": `)
+      await queue.send(
+        JSON.stringify({ 'detail-type': 'EC2 Spot Instance Interruption Warning', marker }),
+      )
+      await queue.send(notice('state-change-running', instanceId, new Date()))
+      await queue.send(notice('rebalance-recommendation', instanceId, new Date()))
+      await waitFor(
+        'every message handled',
+        async () => (await queue.queueEmpty()) && Object.keys(await queue.counts()).length === 4,
+      )
+      expect(await queue.counts()).toEqual({
+        'SpotInterruption/unknown-instance': 1,
+        'none/malformed': 2,
+        'none/ignored': 1,
+        'RebalanceRecommended/recorded': 1,
+      })
+      const machine = await readMachine(kube(), key.namespace, key.name)
+      expect(machine?.metadata.annotations?.[instanceNoticeAnnotation]).toContain(
+        'RebalanceRecommended',
+      )
+      expect(queue.logs.join('\n')).not.toContain(marker)
+    } finally {
+      await queue.stop()
+    }
+  })
+})
