@@ -5,7 +5,7 @@
  * to act on (a state change to running, a Health event about another service) is `ignored`. Pure.
  */
 import { z } from 'zod'
-import type { InstanceNotice, NoticeReason } from '../../reconcile/machine/instance-notice'
+import type { InstanceNotice, NoticeReason } from '../../api/instance-notice'
 
 const envelope = {
   version: z.string(),

@@ -6,10 +6,11 @@
  * failure (apiserver or EC2 unreachable) leaves it for SQS to deliver again.
  */
 import type { Counter } from 'prom-client'
+import type { Machine } from '../../api/v1beta1/machine'
 import { errorMessage } from '../../errors'
+import type { KubeClient } from '../../kube/kube-client'
 import type { Logger } from '../../observability/logger'
 import { parseEc2Notice } from './eventbridge-events'
-import { type InstanceLookupDeps, machineForInstance } from './machine-for-instance'
 import { recordNotice } from './record-notice'
 
 /** What became of one notice (or of a message without one): the metric's `outcome` label. */
@@ -22,7 +23,10 @@ export type NoticeOutcome =
   | 'failed'
 
 /** What handling a message needs. */
-export interface HandleDeps extends InstanceLookupDeps {
+export interface HandleDeps {
+  kube: KubeClient
+  /** The Machine an instance belongs to, read fresh (the aws provider's instance-owner.ts). */
+  machineForInstance(instanceId: string, signal: AbortSignal): Promise<Machine | undefined>
   log: Logger
   fieldManager: string
   /** Notices by `reason` (the condition reason, or `none`) and `outcome`. */
@@ -58,7 +62,7 @@ export async function handleMessage(
     const fields = { messageId: message.id, eventId: notice.eventId, instanceId: notice.instanceId }
     let outcome: NoticeOutcome
     try {
-      const machine = await machineForInstance(deps, notice.instanceId, signal)
+      const machine = await deps.machineForInstance(notice.instanceId, signal)
       const recorded = machine ? await recordNotice(deps, machine, notice) : 'machine-gone'
       outcome = recorded === 'machine-gone' ? 'unknown-instance' : recorded
       const machineName = machine

@@ -4,21 +4,21 @@
  * Warning Event when the record changed. Once this resolves the notice is durable on the Machine,
  * whose watch hands it to the Machine reconcile (InstanceHealthy), so the queue message may go.
  */
+import {
+  describeInstanceNotice,
+  formatInstanceNotice,
+  type InstanceNotice,
+  instanceNoticeAnnotation,
+  readInstanceNotice,
+  supersedes,
+} from '../../api/instance-notice'
 import { machineApiTypes } from '../../api/resource-types'
 import type { Machine } from '../../api/v1beta1/machine'
+import { errorMessage } from '../../errors'
 import { hasKubeReason } from '../../kube/errors'
 import type { KubeClient } from '../../kube/kube-client'
 import type { KubeObject } from '../../kube/resource'
 import type { Logger } from '../../observability/logger'
-import {
-  formatInstanceNotice,
-  type InstanceNotice,
-  instanceNoticeAnnotation,
-  instanceNoticeCondition,
-  readInstanceNotice,
-  supersedes,
-} from '../../reconcile/machine/instance-notice'
-import { recordEvent } from '../../reconcile/shared/events'
 
 /** What recording did: wrote the notice, found it (or a more serious one) there, or no Machine. */
 export type RecordOutcome = 'recorded' | 'duplicate' | 'machine-gone'
@@ -44,8 +44,21 @@ export async function recordNotice(
           annotations: { [instanceNoticeAnnotation]: formatInstanceNotice(notice) },
         },
       })
-      const { reason, message } = instanceNoticeCondition(notice)
-      await recordEvent(deps, written as KubeObject, { type: 'Warning', reason, message })
+      await deps.kube
+        .recordEvent({
+          regarding: written as KubeObject,
+          type: 'Warning',
+          reason: notice.reason,
+          message: describeInstanceNotice(notice),
+          reportingController: deps.fieldManager,
+        })
+        // The notice is recorded; a lost Event (a hint) must not bring the message back.
+        .catch((error: unknown) =>
+          deps.log.warn(
+            { err: errorMessage(error), reason: notice.reason },
+            'could not record an Event',
+          ),
+        )
       return 'recorded'
     } catch (error) {
       if (!hasKubeReason(error, 'Conflict', 'NotFound') || attempt >= maxAttempts) throw error

@@ -1,99 +1,21 @@
 /**
- * @module What EC2 said is about to happen (or happened) to a Machine's instance, as the EC2 notice
- * source records it on the Machine: one annotation holding the most serious notice so far. The
- * Machine reconcile reads it back into the `InstanceHealthy` condition (status.ts). An annotation,
- * not a status field, so the record survives the reconcile's whole-status writes and the notice
- * reaches the Machine's reconcile the way every other change does: through its watch. Pure.
+ * @module The Machine's side of EC2 notices (src/api/instance-notice.ts): which recorded notice
+ * applies to it, and the InstanceHealthy condition that says so. Pure.
  */
-import { z } from 'zod'
-import { ANNOTATIONS } from '../../api/group'
+import {
+  describeInstanceNotice,
+  type InstanceNotice,
+  readInstanceNotice,
+} from '../../api/instance-notice'
 import type { ConditionInput } from '../shared/conditions'
-
-/** The condition reasons, least serious first: a more serious notice replaces a lesser one. */
-export const noticeReasons = [
-  'RebalanceRecommended',
-  'ScheduledMaintenance',
-  'SpotInterruption',
-  'InstanceStopping',
-  'InstanceTerminated',
-] as const
-
-/** Why the instance is unhealthy (the `InstanceHealthy` reason). */
-export type NoticeReason = (typeof noticeReasons)[number]
-
-export const instanceNoticeSchema = z.object({
-  reason: z.enum(noticeReasons),
-  instanceId: z.string(),
-  /** The EventBridge event id, so logs can name the message. */
-  eventId: z.string(),
-  /** The EventBridge event's time (ISO 8601). */
-  time: z.string(),
-  /** When the instance is expected to go (ISO 8601), when the notice gives one. */
-  deadline: z.string().optional(),
-  /** The event's own words: the spot action, the instance state, the Health event type. */
-  detail: z.string().optional(),
-})
-
-/** One recorded notice. */
-export type InstanceNotice = z.infer<typeof instanceNoticeSchema>
-
-/** The annotation the notice is kept in. */
-export const instanceNoticeAnnotation = ANNOTATIONS.instanceNotice
-
-/** The recorded notice on `annotations`, or undefined when none (or not readable). */
-export function readInstanceNotice(
-  annotations: Record<string, string> | undefined,
-): InstanceNotice | undefined {
-  const raw = annotations?.[instanceNoticeAnnotation]
-  if (!raw) return undefined
-  try {
-    const parsed = instanceNoticeSchema.safeParse(JSON.parse(raw))
-    return parsed.success ? parsed.data : undefined
-  } catch {
-    return undefined
-  }
-}
-
-/** The annotation value for `notice`. */
-export function formatInstanceNotice(notice: InstanceNotice): string {
-  return JSON.stringify(notice)
-}
-
-/**
- * Whether `incoming` replaces `recorded`: a notice about another instance when it is newer, else
- * a more serious one, else a later one of the same seriousness. A duplicate, a late lesser
- * notice (a rebalance recommendation after the interruption) or an older one changes nothing.
- */
-export function supersedes(
-  incoming: InstanceNotice,
-  recorded: InstanceNotice | undefined,
-): boolean {
-  if (!recorded) return true
-  const newer = Date.parse(incoming.time) > Date.parse(recorded.time)
-  if (incoming.instanceId !== recorded.instanceId) return newer
-  const rank = (n: InstanceNotice) => noticeReasons.indexOf(n.reason)
-  if (rank(incoming) !== rank(recorded)) return rank(incoming) > rank(recorded)
-  return newer
-}
-
-const describe: Record<NoticeReason, string> = {
-  RebalanceRecommended:
-    'EC2 recommends rebalancing: the spot instance is at elevated risk of interruption',
-  ScheduledMaintenance: 'AWS Health scheduled maintenance for the instance',
-  SpotInterruption: 'EC2 will interrupt the spot instance',
-  InstanceStopping: 'The instance is stopping',
-  InstanceTerminated: 'The instance is terminating',
-}
 
 /** InstanceHealthy for a recorded notice: False, the message naming the event time and deadline. */
 export function instanceNoticeCondition(notice: InstanceNotice): ConditionInput {
-  const detail = notice.detail ? ` (${notice.detail})` : ''
-  const deadline = notice.deadline ? `; the instance goes at ${notice.deadline}` : ''
   return {
     type: 'InstanceHealthy',
     status: 'False',
     reason: notice.reason,
-    message: `${describe[notice.reason]}${detail}: ${notice.instanceId}, notice of ${notice.time}${deadline}`,
+    message: describeInstanceNotice(notice),
   }
 }
 

@@ -14,14 +14,15 @@ import {
 } from '@aws-sdk/client-sqs'
 import { Registry } from 'prom-client'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { instanceNoticeAnnotation } from '../../../src/api/instance-notice'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import { type Ec2NoticeSource, startEc2NoticeSource } from '../../../src/bus/ec2-notices/sqs-source'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
 import type { Logger } from '../../../src/observability/logger'
+import { machineForInstance } from '../../../src/providers/aws/instance-owner'
 import { parseAwsProviderID } from '../../../src/providers/aws/provider-id'
 import { awsProviderSpecSchema } from '../../../src/providers/aws/spec'
 import { createProviderRegistry } from '../../../src/providers/registry'
-import { instanceNoticeAnnotation } from '../../../src/reconcile/machine/instance-notice'
 import { reconcileMachine } from '../../../src/reconcile/machine/reconcile'
 import { uniqueName, waitFor } from '../../harness/kube'
 import { machineCondition, machineDeps, readMachine, useMachineTestApi } from '../machine/fixture'
@@ -102,9 +103,9 @@ async function queueWithSource() {
   const source: Ec2NoticeSource = startEc2NoticeSource({
     sqs,
     queueUrl,
-    ec2: moto().ec2,
     kube: kube(),
-    namespace: namespace(),
+    machineForInstance: (id, signal) =>
+      machineForInstance({ kube: kube(), ec2: moto().ec2, namespace: namespace() }, id, signal),
     log: capturingLogger(logs),
     fieldManager: 'machine-api-test',
     registry,

@@ -10,9 +10,9 @@ import { machineApiTypes } from '../../api/resource-types'
 import type { Machine } from '../../api/v1beta1/machine'
 import type { KubeClient } from '../../kube/kube-client'
 import { listPages } from '../../kube/paged-list'
-import { describeById } from '../../providers/aws/lookup'
-import { parseAwsProviderID } from '../../providers/aws/provider-id'
-import { tagKeys, tagValue } from '../../providers/aws/tags'
+import { describeById } from './lookup'
+import { parseAwsProviderID } from './provider-id'
+import { tagKeys, tagValue } from './tags'
 
 /** What the look-up needs. */
 export interface InstanceLookupDeps {
