@@ -15,4 +15,10 @@ export type CapacityRequest = Pick<
 export interface MachineCapacity {
   capacity: Record<string, string>
   nodeInfo: { architecture?: string; operatingSystem?: string }
+  /**
+   * The zones a Machine of the class can launch in, when the provider knows them (aws: the zones
+   * of the spec's subnets that offer one of its instance types). A MachineSet balances its
+   * Machines over them.
+   */
+  zones?: string[]
 }

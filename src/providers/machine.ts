@@ -10,7 +10,7 @@ export interface LooseMachine {
     labels?: Record<string, string> | undefined
     annotations?: Record<string, string> | undefined
   }
-  spec?: { providerID?: string | undefined } | undefined
+  spec?: { providerID?: string | undefined; failureDomain?: string | undefined } | undefined
   status?: { providerStatus?: unknown } | undefined
 }
 
@@ -25,7 +25,10 @@ export function toActuatorMachine(machine: LooseMachine): ActuatorMachine {
   }
   return {
     metadata: { name, namespace, uid, labels, annotations },
-    spec: { providerID: machine.spec?.providerID },
+    spec: {
+      providerID: machine.spec?.providerID,
+      ...(machine.spec?.failureDomain ? { failureDomain: machine.spec.failureDomain } : {}),
+    },
     status: { providerStatus: machine.status?.providerStatus },
   }
 }

@@ -1,7 +1,7 @@
 /**
  * @module MachineClass v1alpha1 <-> v1beta1: secretRef is credentialsSecretRef; userDataSecretRef,
- * unavailableOfferingTTL, status conditions, capacity, nodeInfo and unavailableOfferings are
- * hub-only.
+ * unavailableOfferingTTL, status conditions, capacity, nodeInfo, zones and unavailableOfferings
+ * are hub-only.
  */
 import type { machineClassV1alpha1Schema } from '../v1alpha1/machine-class'
 import type { machineClassSchema } from '../v1beta1/machine-class'
@@ -27,9 +27,9 @@ export const machineClassConverter: ConverterOf<Types> = {
       userDataSecretRef: data.userDataSecretRef as Types['hubSpec']['userDataSecretRef'],
       unavailableOfferingTTL: data.unavailableOfferingTTL as string | undefined,
     }),
-  statusDown: ({ conditions, capacity, nodeInfo, unavailableOfferings, ...same }) => ({
+  statusDown: ({ conditions, capacity, nodeInfo, zones, unavailableOfferings, ...same }) => ({
     value: compact(same),
-    data: { conditions, capacity, nodeInfo, unavailableOfferings },
+    data: { conditions, capacity, nodeInfo, zones, unavailableOfferings },
   }),
   statusUp: (status, data) =>
     compact({
@@ -37,6 +37,7 @@ export const machineClassConverter: ConverterOf<Types> = {
       conditions: data.conditions as Types['hubStatus']['conditions'],
       capacity: data.capacity as Types['hubStatus']['capacity'],
       nodeInfo: data.nodeInfo as Types['hubStatus']['nodeInfo'],
+      zones: data.zones as Types['hubStatus']['zones'],
       unavailableOfferings: data.unavailableOfferings as Types['hubStatus']['unavailableOfferings'],
     }),
 }

@@ -131,3 +131,18 @@ export function orderOfferings(inputs: OfferingInputs): OfferingOrder {
   }
   return order
 }
+
+/**
+ * The zones a Machine can launch in: those of the subnets where EC2 offers at least one of the
+ * types (all of the subnets' zones when the offerings are unknown), sorted.
+ */
+export function launchZones(
+  subnets: readonly SubnetChoice[],
+  instanceTypes: readonly string[],
+  offered: ReadonlyMap<string, ReadonlySet<string>> | undefined,
+): string[] {
+  const zones = new Set(subnets.map((s) => s.zone))
+  return [...zones]
+    .filter((zone) => !offered || instanceTypes.some((t) => offered.get(t)?.has(zone)))
+    .sort()
+}

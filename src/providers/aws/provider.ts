@@ -7,7 +7,10 @@ import { parseProviderSpec } from '../spec'
 import { createAwsActuator } from './actuator'
 import { describeCapacity } from './capacity'
 import { type ClientPoolOptions, createClientPool } from './client-pool'
+import { describeOfferedZones } from './offered-zones'
+import { launchZones } from './offerings'
 import { sweepOrphans } from './orphans'
+import { resolveSubnets } from './resolve'
 import { readCredentials } from './secrets'
 import { awsProviderSpecSchema, instanceTypesOf } from './spec'
 import { defaultOwnerId } from './tags'
@@ -56,8 +59,12 @@ export function createAwsProvider(options: AwsProviderOptions = {}): AwsProvider
     async capacity(request) {
       const spec = parseProviderSpec(awsProviderSpecSchema(), request.providerSpec)
       const client = clients.get(spec.region, await readCredentials(request, spec))
+      const types = instanceTypesOf(spec)
       // The preferred type: scale from zero plans with it (other types may differ in size).
-      return await describeCapacity(client, instanceTypesOf(spec)[0] ?? '', request.signal)
+      const capacity = await describeCapacity(client, types[0] ?? '', request.signal)
+      const subnets = await resolveSubnets(client, spec, request.signal)
+      const offered = await describeOfferedZones(client, types, request.signal)
+      return { ...capacity, zones: launchZones(subnets, types, offered) }
     },
     close: () => clients.close(),
   }

@@ -73,7 +73,7 @@ function choices(subnets: readonly Subnet[]): SubnetChoice[] {
  * one per filter entry (limited to placement.availabilityZone when set). An entry that matches
  * nothing is a configuration error naming it.
  */
-async function resolveSubnets(
+export async function resolveSubnets(
   client: EC2Client,
   spec: AwsProviderSpec,
   signal: AbortSignal,

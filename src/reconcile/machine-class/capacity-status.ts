@@ -41,9 +41,12 @@ export function capacityStatus(
   if (outcome.type === 'known') {
     status.capacity = { ...outcome.result.capacity }
     status.nodeInfo = { ...outcome.result.nodeInfo }
+    if (outcome.result.zones) status.zones = [...outcome.result.zones]
+    else delete status.zones
   } else if (outcome.type !== 'unavailable') {
     delete status.capacity
     delete status.nodeInfo
+    delete status.zones
   }
   return status
 }

@@ -1,9 +1,9 @@
 /**
- * Machines of one MachineClass over 3 instance types x 3 zones on moto, the first type without
- * capacity in two zones (misses injected per offering by the fault proxy), reconciled by the real
- * Machine controller: every Machine runs on exactly one instance, the class's status lists the
- * misses found with their expiry, a later sibling never asks for a listed offering, and the
- * MachineClass controller drops the list once it expires.
+ * Machines of one MachineClass over 3 instance types x 3 zones on moto, three per zone, the first
+ * type without capacity in two zones (misses injected per offering by the fault proxy), reconciled
+ * by the real Machine controller: every Machine runs on exactly one instance in its zone, the
+ * class's status lists the two misses with their expiry, a later sibling never asks for a listed
+ * offering, and the MachineClass controller drops the list once it expires.
  */
 import { DescribeSubnetsCommand } from '@aws-sdk/client-ec2'
 import { CoreV1Api } from '@kubernetes/client-node'
@@ -90,12 +90,16 @@ function noCapacity(type: string, zone: string) {
   })
 }
 
-function machine(ns: string, name: string): Machine {
+function machine(ns: string, name: string, zone?: string): Machine {
   return {
     apiVersion: 'machine-api.dev/v1beta1',
     kind: 'Machine',
     metadata: { namespace: ns, name },
-    spec: { classRef: { name: 'fleet' }, nodeDeletionTimeout: '10s' },
+    spec: {
+      classRef: { name: 'fleet' },
+      nodeDeletionTimeout: '10s',
+      ...(zone ? { failureDomain: zone } : {}),
+    },
   }
 }
 
@@ -137,7 +141,10 @@ describe('offerings of a MachineClass on aws (moto)', () => {
     const deps = machineDeps(kube(), createProviderRegistry([aws().provider]))
     await runMachineController(deps, ns)
     const started = Date.now()
-    for (let i = 0; i < 9; i++) await kube().create(machineApiTypes.machine, machine(ns, `m-${i}`))
+    // Three per zone, as a MachineSet balancing over the class's zones would ask.
+    for (let i = 0; i < 9; i++) {
+      await kube().create(machineApiTypes.machine, machine(ns, `m-${i}`, zones[i % 3]))
+    }
 
     await waitFor(
       '9 Running Machines',
@@ -148,22 +155,27 @@ describe('offerings of a MachineClass on aws (moto)', () => {
       },
       { timeoutMs: 180_000, intervalMs: 500 },
     )
-    // One instance per Machine, none on an offering without capacity.
+    // One instance per Machine, in its zone, on the first type with capacity there.
+    const placed: string[] = []
     for (const m of await machines(ns)) {
       const instances = await aws().tagged(m.metadata.uid ?? '')
       expect(instances, m.metadata.name).toHaveLength(1)
       const [instance] = instances
-      const where = `${instance?.InstanceType} ${instance?.Placement?.AvailabilityZone}`
-      expect(['t3.micro eu-west-1a', 't3.micro eu-west-1b']).not.toContain(where)
+      expect(instance?.Placement?.AvailabilityZone).toBe(m.spec.failureDomain)
+      placed.push(`${instance?.InstanceType} ${instance?.Placement?.AvailabilityZone}`)
     }
+    expect(placed.sort()).toEqual([
+      ...Array(3).fill('t3.micro eu-west-1c'),
+      ...Array(3).fill('t3.small eu-west-1a'),
+      ...Array(3).fill('t3.small eu-west-1b'),
+    ])
 
-    // The class lists exactly the misses EC2 answered, each until about 3 minutes after it.
-    const missesAnswered = new Set(
-      launches.filter((l) => l === 't3.micro eu-west-1a' || l === 't3.micro eu-west-1b'),
-    )
-    expect(missesAnswered.size).toBeGreaterThan(0)
+    // The class lists the two misses, each until about 3 minutes after it was found.
     const listed = (await readClass(ns))?.status?.unavailableOfferings ?? []
-    expect(new Set(listed.map((o) => `${o.instanceType} ${o.zone}`))).toEqual(missesAnswered)
+    expect(listed.map((o) => `${o.instanceType} ${o.zone}`).sort()).toEqual([
+      't3.micro eu-west-1a',
+      't3.micro eu-west-1b',
+    ])
     for (const entry of listed) {
       expect(entry).toMatchObject({
         capacityType: 'on-demand',
@@ -174,16 +186,14 @@ describe('offerings of a MachineClass on aws (moto)', () => {
       expect(expires).toBeLessThanOrEqual(Date.now() + 3 * 60_000)
     }
 
-    // A sibling created now never asks for a listed offering.
+    // A sibling created now never asks for a listed offering: it launches at once elsewhere.
     launches.length = 0
-    await kube().create(machineApiTypes.machine, machine(ns, 'late'))
+    await kube().create(machineApiTypes.machine, machine(ns, 'late', 'eu-west-1a'))
     await waitFor('the late Machine launched', async () => {
       const late = (await machines(ns)).find((m) => m.metadata.name === 'late')
       return late?.spec.providerID !== undefined
     })
-    expect(launches.length).toBeGreaterThan(0)
-    for (const entry of listed)
-      expect(launches).not.toContain(`${entry.instanceType} ${entry.zone}`)
+    expect(new Set(launches)).toEqual(new Set(['t3.small eu-west-1a']))
 
     // The MachineClass controller looks again when the first entry expires and drops it then.
     const classDeps = { ...deps, providers: createProviderRegistry([aws().provider]) }
@@ -193,6 +203,9 @@ describe('offerings of a MachineClass on aws (moto)', () => {
     expect(now.requeueAfterMs).toBeLessThanOrEqual(3 * 60_000)
     const later = Math.max(...listed.map((o) => Date.parse(o.expiresAt))) + 1
     await reconcileMachineClass({ ...classDeps, clock: { now: () => new Date(later) } }, key)
-    expect((await readClass(ns))?.status?.unavailableOfferings).toEqual([])
+    const fleet = await readClass(ns)
+    expect(fleet?.status?.unavailableOfferings).toEqual([])
+    // ...and lists the zones a MachineSet of this class balances over.
+    expect(fleet?.status?.zones).toEqual(zones)
   })
 })

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   activeUnavailable,
+  launchZones,
   type OfferingInputs,
   orderOfferings,
   uidHash,
@@ -181,5 +182,26 @@ describe('activeUnavailable', () => {
       now,
     )
     expect([...active.values()].map((e) => [e.zone, e.expiresAt])).toEqual([['eu-west-1a', later]])
+  })
+})
+
+describe('launchZones', () => {
+  it.each<[string, ReadonlyMap<string, ReadonlySet<string>> | undefined, string[]]>([
+    [
+      'every subnet zone when offerings are unknown',
+      undefined,
+      ['eu-west-1a', 'eu-west-1b', 'eu-west-1c'],
+    ],
+    [
+      'the zones where one of the types is offered',
+      new Map([
+        ['a1.medium', new Set(['eu-west-1b', 'eu-west-1c'])],
+        ['m7i.large', new Set(['eu-west-1c', 'eu-west-1d'])],
+      ]),
+      ['eu-west-1b', 'eu-west-1c'],
+    ],
+    ['none when no type is offered', new Map(), []],
+  ])('%s', (_, offered, expected) => {
+    expect(launchZones(subnets, ['a1.medium', 'm7i.large'], offered)).toEqual(expected)
   })
 })
