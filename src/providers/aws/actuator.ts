@@ -166,7 +166,7 @@ export function createAwsActuator(options: AwsActuatorOptions): Actuator {
       if (existing) return adopted(ctx, existing)
       if (seen.recordedId) {
         // The Machine's instance existed and is gone: a Machine is never re-provisioned (its
-        // Node identity died with the instance); its MachineSet or health check replaces it.
+        // Node identity died with the instance); its MachineSet replaces it.
         throw new InvalidConfigurationError(
           `instance ${seen.recordedId} of this Machine is ${seen.recorded ? stateOf(seen.recorded) : 'gone'}; ` +
             'delete the Machine (its MachineSet replaces it)',

@@ -3,7 +3,8 @@
  * type without capacity in two zones (misses injected per offering by the fault proxy), reconciled
  * by the real Machine controller: every Machine runs on exactly one instance in its zone, the
  * class's status lists the two misses with their expiry, a later sibling never asks for a listed
- * offering, and the MachineClass controller drops the list once it expires.
+ * offering, and the MachineClass controller drops the list once it expires; and a reconcile that
+ * dies after a fallback launch leaves one instance however the rerun's offerings look.
  */
 import { DescribeSubnetsCommand } from '@aws-sdk/client-ec2'
 import { CoreV1Api } from '@kubernetes/client-node'
@@ -14,11 +15,12 @@ import type { MachineClass } from '../../../src/api/v1beta1/machine-class'
 import { coreTypes } from '../../../src/kube/resource'
 import { awsProviderSpecSchema } from '../../../src/providers/aws/spec'
 import { createProviderRegistry } from '../../../src/providers/registry'
+import { reconcileMachine } from '../../../src/reconcile/machine/reconcile'
 import { reconcileMachineClass } from '../../../src/reconcile/machine-class/reconcile'
 import { waitFor } from '../../harness/kube'
 import { kwokNodeAnnotation } from '../../harness/nodes'
 import { useFaultyMoto } from '../providers/aws-fixture'
-import { machineDeps, runMachineController, useMachineTestApi } from './fixture'
+import { machineDeps, readMachine, runMachineController, useMachineTestApi } from './fixture'
 
 const aws = useFaultyMoto()
 const { api, namespace, kube } = useMachineTestApi('offer', { aws: awsProviderSpecSchema() })
@@ -207,5 +209,58 @@ describe('offerings of a MachineClass on aws (moto)', () => {
     expect(fleet?.status?.unavailableOfferings).toEqual([])
     // ...and lists the zones a MachineSet of this class balances over.
     expect(fleet?.status?.zones).toEqual(zones)
+  })
+  it('a reconcile that dies after a fallback launch, rerun with the first offering back, keeps one instance', async () => {
+    const ns = namespace()
+    const type = machineApiTypes.machineClass
+    const fleet = await readClass(ns)
+    await kube().mergePatch(
+      type,
+      { namespace: ns, name: 'fleet' },
+      {
+        metadata: { resourceVersion: fleet?.metadata.resourceVersion },
+        status: { unavailableOfferings: [] },
+      },
+      { subresource: 'status' },
+    )
+    noCapacity('t3.micro', 'eu-west-1a')
+    await kube().create(machineApiTypes.machine, machine(ns, 'crash', 'eu-west-1a'))
+    const key = { kind: 'Machine', namespace: ns, name: 'crash' }
+    const providers = createProviderRegistry([aws().provider])
+    // Dies on the providerID write, after t3.micro missed and t3.small launched.
+    const dying = new Proxy(kube(), {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver)
+        if (typeof value !== 'function' || prop !== 'mergePatch') return value
+        return (...args: unknown[]) =>
+          JSON.stringify(args[2]).includes('providerID')
+            ? Promise.reject(new Error('process died'))
+            : value.apply(target, args)
+      },
+    })
+    await expect(reconcileMachine(machineDeps(dying, providers), key)).rejects.toThrow(
+      'process died',
+    )
+    const uid = (await readMachine(kube(), ns, 'crash'))?.metadata.uid ?? ''
+    expect((await aws().tagged(uid)).map((i) => i.InstanceType)).toEqual(['t3.small'])
+
+    // Capacity for t3.micro is back and nothing remembers the miss: the rerun would launch
+    // t3.micro first if it did not look for the Machine's instance before launching.
+    aws().proxy.clearFaults()
+    const latest = await readClass(ns)
+    await kube().mergePatch(
+      type,
+      { namespace: ns, name: 'fleet' },
+      {
+        metadata: { resourceVersion: latest?.metadata.resourceVersion },
+        status: { unavailableOfferings: [] },
+      },
+      { subresource: 'status' },
+    )
+    const launches = recordLaunches()
+    for (let pass = 0; pass < 3; pass++) await reconcileMachine(machineDeps(kube(), providers), key)
+    expect((await readMachine(kube(), ns, 'crash'))?.status?.phase).toBe('Provisioned')
+    expect(launches).toEqual([])
+    expect((await aws().tagged(uid)).map((i) => i.InstanceType)).toEqual(['t3.small'])
   })
 })
