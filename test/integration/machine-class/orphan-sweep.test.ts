@@ -16,7 +16,7 @@ import { sweepOrphanInstances } from '../../../src/reconcile/machine-class/orpha
 import { waitFor } from '../../harness/kube'
 import { useFileNamespace, useMachineApi } from '../../harness/machine-api'
 import { machineDeps, machineTestKube, readMachine } from '../machine/fixture'
-import { useMoto } from '../providers/aws-fixture'
+import { awsCredentialsSecret, useMoto } from '../providers/aws-fixture'
 import { newMachine } from '../providers/conformance'
 
 const moto = useMoto()
@@ -32,12 +32,7 @@ const namespace = useFileNamespace(() => api().kc, 'orphans')
 
 beforeAll(async () => {
   const ns = namespace()
-  await kube().create(coreTypes.secret, {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: { namespace: ns, name: 'aws' },
-    stringData: { aws_access_key_id: 'AKIAMOTO00000000', aws_secret_access_key: 'x' },
-  })
+  await kube().create(coreTypes.secret, awsCredentialsSecret(ns))
   const { credentialsSecret: _unused, ...spec } = moto().baseSpec as Record<string, unknown>
   await kube().create(machineApiTypes.machineClass, {
     apiVersion: 'machine-api.dev/v1beta1',

@@ -19,7 +19,7 @@ import { reconcileMachine } from '../../../src/reconcile/machine/reconcile'
 import { reconcileMachineClass } from '../../../src/reconcile/machine-class/reconcile'
 import { waitFor } from '../../harness/kube'
 import { kwokNodeAnnotation } from '../../harness/nodes'
-import { useFaultyMoto } from '../providers/aws-fixture'
+import { awsCredentialsSecret, useFaultyMoto } from '../providers/aws-fixture'
 import { machineDeps, readMachine, runMachineController, useMachineTestApi } from './fixture'
 
 const aws = useFaultyMoto()
@@ -30,12 +30,7 @@ const zoneOfSubnet = new Map<string, string>()
 
 beforeAll(async () => {
   const ns = namespace()
-  await kube().create(coreTypes.secret, {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: { namespace: ns, name: 'aws' },
-    stringData: { aws_access_key_id: 'AKIAMOTO00000000', aws_secret_access_key: 'x' },
-  })
+  await kube().create(coreTypes.secret, awsCredentialsSecret(ns))
   const { credentialsSecret: _c, instanceType: _t, subnet: _s, ...spec } = aws().baseSpec
   await kube().create(machineApiTypes.machineClass, {
     apiVersion: 'machine-api.dev/v1beta1',
@@ -134,6 +129,20 @@ async function readClass(ns: string): Promise<MachineClass | undefined> {
   })
 }
 
+/** Empties the class's memory of unavailable offerings. */
+async function forgetMisses(ns: string): Promise<void> {
+  const fleet = await readClass(ns)
+  await kube().mergePatch(
+    machineApiTypes.machineClass,
+    { namespace: ns, name: 'fleet' },
+    {
+      metadata: { resourceVersion: fleet?.metadata.resourceVersion },
+      status: { unavailableOfferings: [] },
+    },
+    { subresource: 'status' },
+  )
+}
+
 describe('offerings of a MachineClass on aws (moto)', () => {
   it('runs 9 Machines past the misses, remembers them in the class, and forgets them on expiry', async () => {
     const ns = namespace()
@@ -210,19 +219,10 @@ describe('offerings of a MachineClass on aws (moto)', () => {
     // ...and lists the zones a MachineSet of this class balances over.
     expect(fleet?.status?.zones).toEqual(zones)
   })
+
   it('a reconcile that dies after a fallback launch, rerun with the first offering back, keeps one instance', async () => {
     const ns = namespace()
-    const type = machineApiTypes.machineClass
-    const fleet = await readClass(ns)
-    await kube().mergePatch(
-      type,
-      { namespace: ns, name: 'fleet' },
-      {
-        metadata: { resourceVersion: fleet?.metadata.resourceVersion },
-        status: { unavailableOfferings: [] },
-      },
-      { subresource: 'status' },
-    )
+    await forgetMisses(ns)
     noCapacity('t3.micro', 'eu-west-1a')
     await kube().create(machineApiTypes.machine, machine(ns, 'crash', 'eu-west-1a'))
     const key = { kind: 'Machine', namespace: ns, name: 'crash' }
@@ -247,16 +247,7 @@ describe('offerings of a MachineClass on aws (moto)', () => {
     // Capacity for t3.micro is back and nothing remembers the miss: the rerun would launch
     // t3.micro first if it did not look for the Machine's instance before launching.
     aws().proxy.clearFaults()
-    const latest = await readClass(ns)
-    await kube().mergePatch(
-      type,
-      { namespace: ns, name: 'fleet' },
-      {
-        metadata: { resourceVersion: latest?.metadata.resourceVersion },
-        status: { unavailableOfferings: [] },
-      },
-      { subresource: 'status' },
-    )
+    await forgetMisses(ns)
     const launches = recordLaunches()
     for (let pass = 0; pass < 3; pass++) await reconcileMachine(machineDeps(kube(), providers), key)
     expect((await readMachine(kube(), ns, 'crash'))?.status?.phase).toBe('Provisioned')

@@ -21,6 +21,16 @@ export const credentialsSecret = {
   aws: { aws_access_key_id: 'AKIAMOTOTEST0000', aws_secret_access_key: 'moto-secret-key' },
 }
 
+/** The Secret `aws` in `namespace` a MachineClass's credentialsSecretRef names (moto takes any keys). */
+export function awsCredentialsSecret(namespace: string) {
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { namespace, name: 'aws' },
+    stringData: { aws_access_key_id: 'AKIAMOTO00000000', aws_secret_access_key: 'x' },
+  }
+}
+
 /** What `useMoto` makes available once beforeAll has run. */
 export interface AwsFixture {
   moto: MotoServer
