@@ -46,6 +46,7 @@ export function validateMachineSpec(
     'nodeDrainTimeout',
     'nodeVolumeDetachTimeout',
     'nodeDeletionTimeout',
+    'provisioningTimeout',
   ] as const) {
     errors.push(...validateDuration(spec[field], `${path}.${field}`))
   }

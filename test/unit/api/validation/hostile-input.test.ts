@@ -95,6 +95,11 @@ const refused: Array<[string, Obj, string]> = [
     'spec.nodeDeletionTimeout',
   ],
   [
+    'a provisioning timeout of 597h',
+    object('Machine', machineSpec({ provisioningTimeout: '597h' })),
+    'spec.provisioningTimeout',
+  ],
+  [
     'a template volume detach timeout of 30000h',
     set('MachineSet', {
       template: { metadata: { labels }, spec: machineSpec({ nodeVolumeDetachTimeout: '30000h' }) },
