@@ -76,6 +76,10 @@ export function createReconcileListener(deps: ReconcileListenerDeps): RequestLis
     return outcome
   }
 
+  function readsKind(key: ObjectKey, kind: string): boolean {
+    return deps.runner.related(key.kind).some((related) => related.type.kind === kind)
+  }
+
   async function handle(hint: Hint, failures: Failure[]): Promise<void> {
     if (hint.type === 'ignored') return
     if (hint.type === 'sweep') {
@@ -97,12 +101,21 @@ export function createReconcileListener(deps: ReconcileListenerDeps): RequestLis
     }
     // Each key runs as soon as its mapper finds it (a Machine's own key waits for no listing).
     const runs: Promise<RunOutcome>[] = []
+    const type = deps.watched.find((t) => t.kind === hint.kind)
+    // The changed object, for a key of another kind whose controller reads it (a MachineSet its
+    // template's MachineClass), as the in-process bus hands it over.
+    const relatedFor = (key: ObjectKey, object: KubeObject | undefined) =>
+      object && type && !hint.deleted && key.kind !== hint.kind && readsKind(key, hint.kind)
+        ? [{ type, obj: object }]
+        : undefined
     const mapping = keysForChange(
       hint,
       { kube: deps.kube, mappers: deps.mappers, types: deps.watched },
-      (keys) =>
+      (keys, object) =>
         runs.push(
-          ...keys.map((key) => runKey(key, failures, undefined, undefined, wakeOf(key, hint))),
+          ...keys.map((key) =>
+            runKey(key, failures, undefined, relatedFor(key, object), wakeOf(key, hint)),
+          ),
         ),
     )
     await mapping.finally(() => Promise.all(runs))

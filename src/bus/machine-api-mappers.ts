@@ -23,9 +23,9 @@ import { nodeToHealthCheckMapper } from './node-health-check-mapper'
  */
 export const defaultHealthCheckGatherMs = 1000
 
-/** True when the MachineSet `set`'s template names the MachineClass `name`. */
-function templateNamesClass(set: KubeObject, name: string): boolean {
-  const spec = set.spec as { template?: { spec?: { classRef?: { name?: unknown } } } } | undefined
+/** True when the node group (MachineSet or MachineDeployment) `group`'s template names `name`. */
+function templateNamesClass(group: KubeObject, name: string): boolean {
+  const spec = group.spec as { template?: { spec?: { classRef?: { name?: unknown } } } } | undefined
   return spec?.template?.spec?.classRef?.name === name
 }
 
@@ -40,8 +40,10 @@ export interface MapperOptions {
 /**
  * The mappers for the machine-api kinds in `kinds` (the selected controllers): each kind reacts to
  * itself; Node -> Machine; Machine -> owning MachineSet and selecting MachineHealthChecks;
- * MachineSet -> owning MachineDeployment; MachineClass -> the MachineSets whose template names it
- * (a fixed class replaces the Failed Machines of its sets at once, past their backoff). A mapper is included only when its target kind is
+ * MachineSet -> owning MachineDeployment; MachineClass -> the MachineSets and MachineDeployments
+ * whose template names it (a fixed class replaces the Failed Machines of its sets at once, past
+ * their backoff; a class's change, its capacity included, is the only run that syncs the groups'
+ * capacity annotations besides their own spec changes and the sweep: class-capacity-sync.ts). A mapper is included only when its target kind is
  * selected, so a Machine-only deployment never lists MachineHealthChecks.
  */
 export function machineApiMappers(
@@ -73,6 +75,10 @@ export function machineApiMappers(
       target: t.machineDeployment.kind,
       mapper: ownerMapper(t.machineSet.kind, t.machineDeployment.kind),
     },
+    {
+      target: t.machineDeployment.kind,
+      mapper: referenceMapper(t.machineClass.kind, t.machineDeployment, templateNamesClass),
+    },
   ]
   return candidates.filter((c) => wanted.has(c.target)).map((c) => c.mapper)
 }
@@ -80,7 +86,7 @@ export function machineApiMappers(
 /**
  * The source types to watch for the selected kinds: each selected kind, plus Nodes for Machine,
  * Machines and MachineClasses for MachineSet, Machines and Nodes for MachineHealthCheck,
- * MachineSets for MachineDeployment.
+ * MachineSets and MachineClasses for MachineDeployment.
  */
 export function watchedTypes(
   controllers: ReadonlyArray<{ resource: ResourceType }>,
@@ -90,7 +96,7 @@ export function watchedTypes(
     Machine: [coreTypes.node],
     MachineSet: [t.machine, t.machineClass],
     MachineHealthCheck: [t.machine, coreTypes.node],
-    MachineDeployment: [t.machineSet],
+    MachineDeployment: [t.machineSet, t.machineClass],
   }
   const out = new Map<string, ResourceType>()
   for (const c of controllers) {

@@ -8,11 +8,14 @@ import { machineApiTypes } from '../../api/resource-types'
 import { selectorToString } from '../../api/shared/label-selector'
 import type { ObjectKey } from '../../kube/object-key'
 import { listPages } from '../../kube/paged-list'
+import type { HeldObject } from '../../kube/read-once'
+import type { KubeObject } from '../../kube/resource'
 import { isControlledBy, isDeleting, type MachineSetObject } from '../machine-set/types'
 import type { Controller, ReconcileDeps, ReconcileResult } from '../runtime/controller'
 import { isStalled } from '../runtime/stalled'
 import { writeStatus } from '../runtime/status-write'
 import { syncClassCapacity } from '../shared/class-capacity-sync'
+import { handedClass, templateRelatedClass } from '../shared/node-group-class'
 import { statusUnchanged } from '../shared/status-unchanged'
 import { executeDeploymentActions } from './execute'
 import type { MachineDeploymentObject } from './machine-sets'
@@ -40,6 +43,7 @@ export async function listDeploymentSets(
 export async function reconcileMachineDeployment(
   deps: ReconcileDeps,
   key: ObjectKey,
+  related?: readonly HeldObject[],
 ): Promise<ReconcileResult> {
   const type = machineApiTypes.machineDeployment
   const ref = { namespace: key.namespace, name: key.name }
@@ -57,12 +61,12 @@ export async function reconcileMachineDeployment(
     await writeStatus(deps.kube, type, { observed: md, status })
   }
   // After the status write, whose resourceVersion precondition this patch would otherwise break.
-  const capacityPollMs = isDeleting(md)
-    ? undefined
-    : await syncClassCapacity(deps.kube, type, md, deps.clock.now())
+  if (!isDeleting(md)) {
+    const mdObject = md as KubeObject & typeof md
+    await syncClassCapacity(deps.kube, type, mdObject, handedClass(mdObject, related))
+  }
   if (errors[0]) throw errors[0]
-  const timers = [requeueAfterMs, capacityPollMs].filter((t): t is number => t !== undefined)
-  return timers.length > 0 ? { requeueAfterMs: Math.min(...timers) } : {}
+  return requeueAfterMs === undefined ? {} : { requeueAfterMs }
 }
 
 /** The MachineDeployment controller for the runtime (`--controllers machinedeployment`). */
@@ -70,6 +74,7 @@ export function machineDeploymentController(): Controller {
   return {
     kind: 'MachineDeployment',
     resource: machineApiTypes.machineDeployment,
-    reconcile: reconcileMachineDeployment,
+    related: [templateRelatedClass],
+    reconcile: (deps, key, _observed, related) => reconcileMachineDeployment(deps, key, related),
   }
 }

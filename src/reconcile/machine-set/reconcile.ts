@@ -6,10 +6,13 @@ import { machineApiTypes } from '../../api/resource-types'
 import type { KubeClient } from '../../kube/kube-client'
 import type { ObjectKey } from '../../kube/object-key'
 import { listPages } from '../../kube/paged-list'
+import { type HeldObject, readOnce } from '../../kube/read-once'
+import type { KubeObject } from '../../kube/resource'
 import type { Controller, ReconcileDeps, ReconcileResult } from '../runtime/controller'
 import { isStalled } from '../runtime/stalled'
 import { writeStatus } from '../runtime/status-write'
 import { syncClassCapacity } from '../shared/class-capacity-sync'
+import { handedClass, templateRelatedClass } from '../shared/node-group-class'
 import { statusUnchanged } from '../shared/status-unchanged'
 import { executeMachineSetActions, recordMachineSetEvents } from './execute'
 import { type MachineSetPlanOptions, planMachineSet } from './plan'
@@ -35,6 +38,7 @@ export async function reconcileMachineSet(
   deps: ReconcileDeps,
   key: ObjectKey,
   options: MachineSetPlanOptions = {},
+  related?: readonly HeldObject[],
 ): Promise<ReconcileResult> {
   const type = machineApiTypes.machineSet
   const ref = { namespace: key.namespace, name: key.name }
@@ -42,7 +46,11 @@ export async function reconcileMachineSet(
   if (!set || isStalled(set)) return {}
   // Listing the namespace (not just the selector) finds Machines to release and free names.
   const machines = await listMachines(deps.kube, key.namespace ?? '')
-  const template = await readTemplateClass(deps.kube, set, machines)
+  // The class, when this run was woken by its change or swept (see class-capacity-sync.ts); and
+  // a class this run GETs is read once, by the template facts or the capacity sync.
+  const machineClass = handedClass(set as KubeObject, related)
+  const classes = readOnce(deps.kube)
+  const template = await readTemplateClass(classes, set, machines)
   const plan = planMachineSet({ set, machines, now: deps.clock.now(), ...template }, options)
   const report = await executeMachineSetActions(deps, set, plan.actions)
   await recordMachineSetEvents(deps, set, report)
@@ -58,12 +66,11 @@ export async function reconcileMachineSet(
   }
   // A deployment's sets are not node groups of their own: the autoscaler scales the deployment.
   const nodeGroup = !isDeleting(set) && controllerOf(set)?.kind !== 'MachineDeployment'
-  const capacityPollMs = nodeGroup ? await syncClassCapacity(deps.kube, type, set, now) : undefined
+  if (nodeGroup)
+    await syncClassCapacity(classes, type, set as KubeObject & typeof set, machineClass)
   const failure = report.errors[0]
   if (failure) throw failure.error
-  const timers = [plan.requeueAfterMs, requeueAfterMs, capacityPollMs].filter(
-    (t): t is number => t !== undefined,
-  )
+  const timers = [plan.requeueAfterMs, requeueAfterMs].filter((t): t is number => t !== undefined)
   return timers.length > 0 ? { requeueAfterMs: Math.max(0, Math.min(...timers)) } : {}
 }
 
@@ -72,6 +79,7 @@ export function machineSetController(options: MachineSetPlanOptions = {}): Contr
   return {
     kind: 'MachineSet',
     resource: machineApiTypes.machineSet,
-    reconcile: (deps, key) => reconcileMachineSet(deps, key, options),
+    related: [templateRelatedClass],
+    reconcile: (deps, key, _observed, related) => reconcileMachineSet(deps, key, options, related),
   }
 }

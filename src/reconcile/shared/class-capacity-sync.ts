@@ -1,6 +1,12 @@
 /**
  * @module Keeps a node group's capacity annotations in step with its MachineClass (see
- * class-capacity.ts): read the class its template references, patch the annotations that differ.
+ * class-capacity.ts): patch the annotations that differ from what the class knows.
+ *
+ * The class is not read on every run of the group (a MachineSet runs for each change of each of
+ * its Machines): a class's change, its status learning the capacity included, wakes the groups
+ * whose template names it and hands them the class (bus event mapping), and so does every sweep;
+ * the group GETs it itself only when its own spec changed since its status last said so (created,
+ * or its template now names another class), when no class may have been handed yet.
  */
 
 import { machineApiTypes } from '../../api/resource-types'
@@ -8,39 +14,50 @@ import type { MachineClass } from '../../api/v1beta1/machine-class'
 import type { KubeClient } from '../../kube/kube-client'
 import type { KubeObject, ResourceType } from '../../kube/resource'
 import { capacityAnnotationPatch, capacityAnnotations } from './class-capacity'
+import { templateClassName } from './node-group-class'
 
-/** Look again this soon while the class's provider has not answered yet. */
-export const classCapacityPollMs = 5_000
-/**
- * ...but only while the class is this young: a class whose capacity stays undecided has no
- * MachineClass controller running, and the sweep is frequent enough for late answers.
- */
-export const classCapacityPollWindowMs = 120_000
-
-/** A MachineSet or MachineDeployment: named, with a Machine template. */
-interface NodeGroup {
-  metadata: { name: string; namespace?: string; annotations?: Record<string, string> }
-  spec: { template: { spec?: { classRef?: { name: string } | undefined } } }
+/** A MachineSet or MachineDeployment: named, with a Machine template and an observedGeneration. */
+interface NodeGroup extends KubeObject {
+  metadata: {
+    name: string
+    namespace?: string
+    generation?: number
+    annotations?: Record<string, string>
+  }
+  status?: { observedGeneration?: number } | undefined
 }
 
 /**
- * Patches `group`'s capacity annotations from its class. Returns a delay to look again when a
- * young class's capacity is not decided yet, else undefined.
+ * Whether the group must read its class itself: its spec (template) changed since its status
+ * last observed it, so no class change may have woken it for the class it now names. Pure.
+ */
+export function capacityReadDue(group: Pick<NodeGroup, 'metadata' | 'status'>): boolean {
+  const observed = group.status?.observedGeneration
+  return observed === undefined || observed !== group.metadata.generation
+}
+
+/**
+ * Patches `group`'s capacity annotations from `handed` (the class its run was handed) or, when
+ * none was handed and capacityReadDue, from the class it reads; else leaves them as they are.
  */
 export async function syncClassCapacity(
   kube: KubeClient,
   type: ResourceType,
   group: NodeGroup,
-  now: Date,
-): Promise<number | undefined> {
-  const className = group.spec.template.spec?.classRef?.name
+  handed: MachineClass | undefined,
+): Promise<void> {
+  const className = templateClassName(group)
   const namespace = group.metadata.namespace ?? ''
-  const machineClass = className
-    ? await kube.get<MachineClass & KubeObject>(machineApiTypes.machineClass, {
+  let machineClass: MachineClass | undefined
+  if (className) {
+    if (!handed && !capacityReadDue(group)) return
+    machineClass =
+      handed ??
+      (await kube.get<MachineClass & KubeObject>(machineApiTypes.machineClass, {
         namespace,
         name: className,
-      })
-    : undefined
+      }))
+  }
   const patch = capacityAnnotationPatch(
     group.metadata.annotations,
     capacityAnnotations(machineClass?.status),
@@ -52,11 +69,4 @@ export async function syncClassCapacity(
       { metadata: { annotations: patch } },
     )
   }
-  if (!machineClass) return undefined
-  const decided = machineClass.status?.conditions?.some(
-    (c) => c.type === 'CapacityKnown' && c.status !== 'Unknown',
-  )
-  const created = Date.parse(String(machineClass.metadata.creationTimestamp ?? ''))
-  const young = now.getTime() - created < classCapacityPollWindowMs
-  return !decided && young ? classCapacityPollMs : undefined
 }

@@ -106,6 +106,7 @@ describe('event mapping', () => {
         'Machine',
         'Machine',
         'MachineClass',
+        'MachineClass',
         'MachineDeployment',
         'MachineHealthCheck',
         'MachineSet',

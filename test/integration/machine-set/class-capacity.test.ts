@@ -1,0 +1,125 @@
+/**
+ * A node group's capacity annotations follow its MachineClass without the group reading the
+ * class on every run: against the real apiserver, with the MachineSet and MachineDeployment
+ * controllers on the in-process bus, a class change reaches both groups with the class handed
+ * over by its watch event (no GET), and the runs their own changes wake read it only once, when
+ * the group was created.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { machineApiTypes } from '../../../src/api/resource-types'
+import { startInProcessBus } from '../../../src/bus/in-process-bus'
+import { machineApiMappers, watchedTypes } from '../../../src/bus/machine-api-mappers'
+import type { KubeClient } from '../../../src/kube/kube-client'
+import type { KubeObject } from '../../../src/kube/resource'
+import { kwokProviderSpecSchema } from '../../../src/providers/kwok/spec'
+import { machineDeploymentController } from '../../../src/reconcile/machine-deployment/reconcile'
+import { machineSetController } from '../../../src/reconcile/machine-set/reconcile'
+import { createRunner } from '../../../src/reconcile/runtime/runner'
+import { CAPACITY_PREFIX } from '../../../src/reconcile/shared/class-capacity'
+import { realTimers } from '../../../src/timers'
+import { kwokMachineClass, kwokMachineSet } from '../../bench/lib/fleet-manifests'
+import { waitFor } from '../../harness/kube'
+import { useFileNamespace, useMachineApi } from '../../harness/machine-api'
+import { countingKube, testDeps } from './fixture'
+
+const t = machineApiTypes
+const api = useMachineApi({
+  providerSchemas: (name) => (name === 'kwok' ? kwokProviderSpecSchema() : undefined),
+})
+const ns = useFileNamespace(() => api().kc, 'class-capacity')
+let admin: KubeClient
+
+beforeAll(() => {
+  admin = countingKube(api().kc).kube
+})
+afterAll(() => admin.close())
+
+/** Sets the class's status as the MachineClass controller does once its provider answered. */
+async function setCapacity(namespace: string, name: string, cpu: string): Promise<void> {
+  await admin.mergePatch(
+    t.machineClass,
+    { namespace, name },
+    {
+      status: {
+        capacity: { cpu, memory: '8Gi' },
+        conditions: [
+          {
+            type: 'CapacityKnown',
+            status: 'True',
+            reason: 'Known',
+            message: 'test',
+            lastTransitionTime: new Date().toISOString(),
+          },
+        ],
+      },
+    },
+    { subresource: 'status' },
+  )
+}
+
+async function cpuOf(namespace: string, type: typeof t.machineSet, name: string) {
+  const group = await admin.get<KubeObject>(type, { namespace, name })
+  return group?.metadata?.annotations?.[`${CAPACITY_PREFIX}cpu`]
+}
+
+describe('class capacity on node groups', () => {
+  it('follows a class change handed over by its watch event, reading the class only at create', async () => {
+    const namespace = ns()
+    const counting = countingKube(api().kc)
+    const controllers = [machineSetController(), machineDeploymentController()]
+    const bus = startInProcessBus({
+      kube: counting.kube,
+      runner: createRunner({ controllers, deps: testDeps(counting.kube) }),
+      reconciled: controllers.map((c) => c.resource),
+      watched: watchedTypes(controllers),
+      mappers: machineApiMappers(controllers.map((c) => c.kind)),
+      timers: realTimers(),
+      log: testDeps(counting.kube).log,
+      namespace,
+      sweepPeriodMs: 600_000,
+    })
+    try {
+      await bus.ready()
+      await admin.create(t.machineClass, kwokMachineClass(namespace, 'kwok'))
+      await setCapacity(namespace, 'kwok', '2')
+      await admin.create(t.machineSet, kwokMachineSet(namespace, 'set', 0, { className: 'kwok' }))
+      const template = (
+        kwokMachineSet(namespace, 'md', 0, { className: 'kwok' }) as {
+          spec: Record<string, unknown>
+        }
+      ).spec
+      await admin.create(t.machineDeployment, {
+        apiVersion: 'machine-api.dev/v1beta1',
+        kind: 'MachineDeployment',
+        metadata: { namespace, name: 'md' },
+        spec: template,
+      })
+      await waitFor('both groups annotated cpu 2', async () => {
+        return (
+          (await cpuOf(namespace, t.machineSet, 'set')) === '2' &&
+          (await cpuOf(namespace, t.machineDeployment, 'md')) === '2'
+        )
+      })
+      await bus.queue.idle()
+      const classGets = () => counting.byVerb()['get machineclasses'] ?? 0
+      // One each when created (or fewer, when the class's own event got there first).
+      expect(classGets()).toBeLessThanOrEqual(2)
+      const atCreate = classGets()
+
+      await setCapacity(namespace, 'kwok', '4')
+      await waitFor('both groups annotated cpu 4', async () => {
+        return (
+          (await cpuOf(namespace, t.machineSet, 'set')) === '4' &&
+          (await cpuOf(namespace, t.machineDeployment, 'md')) === '4'
+        )
+      })
+      await bus.queue.idle()
+      // The class change handed the class over; the groups' own writes (annotations, status)
+      // woke runs that did not read it.
+      expect(classGets()).toBe(atCreate)
+    } finally {
+      await bus.stop()
+      counting.kube.close()
+    }
+  })
+})
