@@ -5,7 +5,6 @@
  * field, so the record is not the reconcile's to overwrite and the notice reaches the Machine's
  * reconcile the way every other change does: through its watch. Pure.
  */
-import { z } from 'zod'
 import { ANNOTATIONS } from './group'
 
 /** The condition reasons, least serious first: a more serious notice replaces a lesser one. */
@@ -20,21 +19,19 @@ export const noticeReasons = [
 /** Why the instance is unhealthy (the `InstanceHealthy` reason). */
 export type NoticeReason = (typeof noticeReasons)[number]
 
-export const instanceNoticeSchema = z.object({
-  reason: z.enum(noticeReasons),
-  instanceId: z.string(),
-  /** The EventBridge event id, so logs can name the message. */
-  eventId: z.string(),
-  /** The EventBridge event's time (ISO 8601). */
-  time: z.string(),
-  /** When the instance is expected to go (ISO 8601), when the notice gives one. */
-  deadline: z.string().optional(),
-  /** The event's own words: the spot action, the instance state, the Health event type. */
-  detail: z.string().optional(),
-})
-
 /** One recorded notice. */
-export type InstanceNotice = z.infer<typeof instanceNoticeSchema>
+export interface InstanceNotice {
+  reason: NoticeReason
+  instanceId: string
+  /** The EventBridge event id, so logs can name the message. */
+  eventId: string
+  /** The EventBridge event's time (ISO 8601). */
+  time: string
+  /** When the instance is expected to go (ISO 8601), when the notice gives one. */
+  deadline?: string | undefined
+  /** The event's own words: the spot action, the instance state, the Health event type. */
+  detail?: string | undefined
+}
 
 /** The annotation the notice is kept in. */
 export const instanceNoticeAnnotation = ANNOTATIONS.instanceNotice
@@ -45,12 +42,30 @@ export function readInstanceNotice(
 ): InstanceNotice | undefined {
   const raw = annotations?.[instanceNoticeAnnotation]
   if (!raw) return undefined
+  let value: unknown
   try {
-    const parsed = instanceNoticeSchema.safeParse(JSON.parse(raw))
-    return parsed.success ? parsed.data : undefined
+    value = JSON.parse(raw)
   } catch {
     return undefined
   }
+  return isInstanceNotice(value) ? value : undefined
+}
+
+// Checked by hand, not with zod: the Machine's status reads this on every reconcile, and the
+// worker starts without zod (test/unit/cli/function-bundles.test.ts).
+function isInstanceNotice(value: unknown): value is InstanceNotice {
+  if (typeof value !== 'object' || value === null) return false
+  const v = value as Record<string, unknown>
+  const optional = (x: unknown) => x === undefined || typeof x === 'string'
+  return (
+    noticeReasons.includes(v.reason as NoticeReason) &&
+    typeof v.instanceId === 'string' &&
+    typeof v.eventId === 'string' &&
+    typeof v.time === 'string' &&
+    !Number.isNaN(Date.parse(v.time)) &&
+    optional(v.deadline) &&
+    optional(v.detail)
+  )
 }
 
 /** The annotation value for `notice`. */

@@ -23,6 +23,8 @@ export type StartRuntimeService = (
   deps: RuntimeDeps,
   settings: RuntimeSettings,
   controllers: readonly Controller<ReconcileDeps>[],
+  /** For what only one service reads (the worker's EC2 notice source); none when not given. */
+  env?: NodeJS.ProcessEnv,
 ) => Promise<RuntimeService>
 
 /** The runner over `controllers` and what the transports need to feed it. */
@@ -51,7 +53,7 @@ export function serveRuntime(options: {
     const settings = parseRuntimeSettings(values, io.env, { bus: options.bus ?? false })
     const deps = createDeps(options.service)
     const { controllers } = runtimeControllers(settings, io.env)
-    const service = await options.start(deps, settings, controllers)
+    const service = await options.start(deps, settings, controllers, io.env)
     stopOnSignals(async (signal) => {
       deps.log.info({ signal }, 'stopping')
       await service.stop().finally(() => deps.close())

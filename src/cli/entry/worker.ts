@@ -1,18 +1,23 @@
 /**
  * @module The long-running worker's composition: either the in-process bus (watches + queue +
- * sweep timer) or the JetStream worker (plus, optionally, the watch bridge), and the health
- * endpoints. `functions/worker.ts` only calls this.
+ * sweep timer) or the JetStream worker (plus, optionally, the watch bridge), the EC2 notice source
+ * when a queue is configured, and the health endpoints. `functions/worker.ts` only calls this.
  */
 import { startInProcessBus } from '../../bus/in-process-bus'
 import { listen } from '../../http-server'
 import { apiserverCheck } from '../../observability/apiserver-check'
 import { healthListener } from '../../observability/health'
 import { runtimeWiring, type StartRuntimeService } from '../runtime-service'
+import { startEc2Notices } from './ec2-notices'
 
 /** Starts the worker; resolves with the health port and a stop function once it runs. */
-export const startWorker: StartRuntimeService = async (deps, settings, controllers) => {
+export const startWorker: StartRuntimeService = async (deps, settings, controllers, env = {}) => {
   const { runner, mappers, reconciled, watched } = runtimeWiring(deps, controllers)
   const stops: Array<() => Promise<void> | void> = []
+  // First, so a bad queue setting stops the worker before anything runs. A notice it records
+  // changes the Machine, whose watch (or ApiServerSource) brings it to the Machine reconcile.
+  const stopNotices = await startEc2Notices(deps, settings, env)
+  if (stopNotices) stops.push(stopNotices)
   let ready = false
 
   if (settings.bus === 'in-process') {

@@ -13,23 +13,36 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs'
 import { Registry } from 'prom-client'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest'
 import { instanceNoticeAnnotation } from '../../../src/api/instance-notice'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import { type Ec2NoticeSource, startEc2NoticeSource } from '../../../src/bus/ec2-notices/sqs-source'
+import { startWorker } from '../../../src/cli/entry/worker'
+import { parseRuntimeSettings } from '../../../src/cli/runtime-settings'
+import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
 import type { Logger } from '../../../src/observability/logger'
+import { createRuntimeMetrics } from '../../../src/observability/runtime-metrics'
 import { machineForInstance } from '../../../src/providers/aws/instance-owner'
 import { parseAwsProviderID } from '../../../src/providers/aws/provider-id'
 import { awsProviderSpecSchema } from '../../../src/providers/aws/spec'
 import { createProviderRegistry } from '../../../src/providers/registry'
-import { reconcileMachine } from '../../../src/reconcile/machine/reconcile'
+import { machineControllerWith, reconcileMachine } from '../../../src/reconcile/machine/reconcile'
+import { realTimers } from '../../../src/timers'
 import { uniqueName, waitFor } from '../../harness/kube'
-import { machineCondition, machineDeps, readMachine, useMachineTestApi } from '../machine/fixture'
+import { relayedClient } from '../../harness/tcp-relay'
+import {
+  machineCondition,
+  machineDeps,
+  machineTestKube,
+  readMachine,
+  testClaimHolder,
+  useMachineTestApi,
+} from '../machine/fixture'
 import { region, useMoto } from '../providers/aws-fixture'
 
 const moto = useMoto()
-const { namespace, kube } = useMachineTestApi('aws', { aws: awsProviderSpecSchema() })
+const { api, namespace, kube } = useMachineTestApi('aws', { aws: awsProviderSpecSchema() })
 const fixture = (name: string) =>
   readFileSync(new URL(`../../fixtures/ec2-notices/${name}.json`, import.meta.url), 'utf8')
 const fixtureInstance = 'i-1234567890abcdef0'
@@ -95,17 +108,26 @@ function reconcileDeps() {
 }
 
 /** A fresh queue with the source polling it; `stop` in a finally. */
-async function queueWithSource() {
-  const created = await sqs.send(new CreateQueueCommand({ QueueName: uniqueName('notices') }))
+async function queueWithSource(options: { kube?: KubeClient; visibilitySeconds?: number } = {}) {
+  const created = await sqs.send(
+    new CreateQueueCommand({
+      QueueName: uniqueName('notices'),
+      Attributes: { VisibilityTimeout: String(options.visibilitySeconds ?? 30) },
+    }),
+  )
   const queueUrl = created.QueueUrl ?? ''
   const registry = new Registry()
   const logs: string[] = []
   const source: Ec2NoticeSource = startEc2NoticeSource({
     sqs,
     queueUrl,
-    kube: kube(),
+    kube: options.kube ?? kube(),
     machineForInstance: (id, signal) =>
-      machineForInstance({ kube: kube(), ec2: moto().ec2, namespace: namespace() }, id, signal),
+      machineForInstance(
+        { kube: options.kube ?? kube(), ec2: moto().ec2, namespace: namespace() },
+        id,
+        signal,
+      ),
     log: capturingLogger(logs),
     fieldManager: 'machine-api-test',
     registry,
@@ -264,5 +286,88 @@ describe('EC2 notice source (moto SQS and EC2)', () => {
     } finally {
       await queue.stop()
     }
+  })
+
+  it('a notice the apiserver could not take stays queued and is recorded when SQS delivers it again', async () => {
+    const { key, instanceId } = await provisionedMachine('outage-1')
+    const { relay, kube: relayed } = await relayedClient(api().kc, machineTestKube)
+    const queue = await queueWithSource({ kube: relayed, visibilitySeconds: 1 })
+    try {
+      relay.cut()
+      await queue.send(notice('spot-interruption', instanceId, new Date()))
+      await waitFor(
+        'a failed attempt',
+        async () => (await queue.counts())['SpotInterruption/failed'],
+      )
+      expect(await queue.queueEmpty()).toBe(false)
+      relay.restore()
+      await waitFor(
+        'recorded on redelivery',
+        async () => (await queue.counts())['SpotInterruption/recorded'] === 1,
+      )
+      await waitFor('the message deleted', () => queue.queueEmpty())
+      const m = await readMachine(kube(), key.namespace, key.name)
+      expect(m?.metadata.annotations?.[instanceNoticeAnnotation]).toContain('SpotInterruption')
+    } finally {
+      await queue.stop()
+    }
+  })
+
+  it('the worker with EC2_NOTICES_QUEUE_URL set: the notice reaches InstanceHealthy through the Machine watch', async () => {
+    const created = await sqs.send(new CreateQueueCommand({ QueueName: uniqueName('worker') }))
+    // The SDK's default credential chain, as in a deployment (moto accepts any keys).
+    vi.stubEnv('AWS_ACCESS_KEY_ID', 'AKIAMOTOTEST0000')
+    vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'moto')
+    onTestFinished(() => {
+      vi.unstubAllEnvs()
+    })
+    const registry = new Registry()
+    const providers = createProviderRegistry([moto().provider])
+    const deps = {
+      ...machineDeps(kube(), providers),
+      registry,
+      metrics: createRuntimeMetrics(registry),
+      timers: realTimers(),
+      close: () => {},
+    }
+    const settings = {
+      ...parseRuntimeSettings({}, { SWEEP_PERIOD_SECONDS: '0' }, { bus: true }),
+      port: 0,
+      namespace: namespace(),
+    }
+    const controller = machineControllerWith({ providers, claimHolder: testClaimHolder })
+    const worker = await startWorker(deps, settings, [controller], {
+      EC2_NOTICES_QUEUE_URL: created.QueueUrl,
+      AWS_REGION: region,
+      AWS_SQS_ENDPOINT: moto().moto.endpoint,
+      AWS_EC2_ENDPOINT: moto().moto.endpoint,
+    })
+    onTestFinished(() => worker.stop())
+
+    const name = 'worker-1'
+    await kube().create(machineApiTypes.machine, {
+      apiVersion: 'machine-api.dev/v1beta1',
+      kind: 'Machine',
+      metadata: { namespace: namespace(), name },
+      spec: { classRef: { name: 'standard' } },
+    })
+    const instanceId = await waitFor('the worker launched the instance', async () =>
+      parseAwsProviderID((await readMachine(kube(), namespace(), name))?.spec.providerID),
+    )
+    await sqs.send(
+      new SendMessageCommand({
+        QueueUrl: created.QueueUrl,
+        MessageBody: notice('spot-interruption', instanceId, new Date()),
+      }),
+    )
+    const condition = await waitFor('InstanceHealthy set by the worker', async () => {
+      const c = machineCondition(await readMachine(kube(), namespace(), name), 'InstanceHealthy')
+      return c?.status === 'False' && c
+    })
+    expect(condition).toMatchObject({ reason: 'SpotInterruption' })
+    const metrics = await registry.metrics()
+    expect(metrics).toContain(
+      'machine_api_ec2_notices_total{reason="SpotInterruption",outcome="recorded"} 1',
+    )
   })
 })
