@@ -124,8 +124,10 @@ export async function launchWithFallback(
       : `no capacity for any offering: ${tried}`,
     {
       reason: lastMiss?.reason ?? 'InsufficientInstanceCapacity',
-      // With offerings left the next reconcile tries them soon; with none, at EC2's pace.
-      retryAfterMs: left > 0 ? nextOfferingsRetryMs : lastMiss?.retryAfterMs,
+      // With offerings left, the next reconcile skips the misses the class now remembers and
+      // tries the rest soon. Without a memory (an inline spec) it would ask the same offerings
+      // again, so it waits at EC2's pace, as when nothing is left.
+      retryAfterMs: left > 0 && ctx.offerings ? nextOfferingsRetryMs : lastMiss?.retryAfterMs,
     },
   )
 }

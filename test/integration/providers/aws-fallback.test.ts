@@ -146,15 +146,30 @@ describe('aws provider offering fallback (moto)', () => {
     await deleteUntilDone({ actuator: aws().provider.actuator, context: () => ctx }, machine)
   })
 
-  it('stops after 4 launches in one call and says more offerings are left', async () => {
+  it.each([
+    ['without a memory: at EC2 pace, as it would ask the same offerings again', false, 120_000],
+    ['with the class memory: soon, for the offerings not yet asked', true, 5_000],
+  ])('stops after 4 launches in one call; retries %s', async (_, withMemory, retryAfterMs) => {
     const launches = recordLaunches()
     for (const type of ['t3.micro', 't3.small'])
       for (const zone of ['eu-west-1a', 'eu-west-1b', 'eu-west-1c']) noCapacity(type, zone)
-    const { ctx } = context({ instanceTypes: ['t3.micro', 't3.small'] })
+    const recorded: Parameters<OfferingMemory['record']>[0][] = []
+    const memory: OfferingMemory = {
+      unavailable: [],
+      record: async (outcome) => {
+        recorded.push(outcome)
+      },
+    }
+    const { ctx } = context(
+      { instanceTypes: ['t3.micro', 't3.small'] },
+      withMemory ? memory : undefined,
+    )
     const error = await rejection(aws().provider.actuator.create(ctx, newMachine('bounded')))
     expect(error).toBeInstanceOf(CapacityError)
     expect(error.message).toContain('2 more offering(s) to try')
+    expect((error as CapacityError).retryAfterMs).toBe(retryAfterMs)
     expect(launches).toHaveLength(4)
+    if (withMemory) expect(recorded[0]?.missed).toHaveLength(4)
   })
 
   it('a rerun after a later offering launched adopts it, even with the earlier one back', async () => {
