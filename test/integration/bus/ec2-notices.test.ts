@@ -21,7 +21,6 @@ import { startWorker } from '../../../src/cli/entry/worker'
 import { parseRuntimeSettings } from '../../../src/cli/runtime-settings'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
-import type { Logger } from '../../../src/observability/logger'
 import { createRuntimeMetrics } from '../../../src/observability/runtime-metrics'
 import { machineForInstance } from '../../../src/providers/aws/instance-owner'
 import { parseAwsProviderID } from '../../../src/providers/aws/provider-id'
@@ -29,6 +28,7 @@ import { awsProviderSpecSchema } from '../../../src/providers/aws/spec'
 import { createProviderRegistry } from '../../../src/providers/registry'
 import { machineControllerWith, reconcileMachine } from '../../../src/reconcile/machine/reconcile'
 import { realTimers } from '../../../src/timers'
+import { capturingLogger } from '../../harness/capturing-logger'
 import { uniqueName, waitFor } from '../../harness/kube'
 import { relayedClient } from '../../harness/tcp-relay'
 import {
@@ -46,19 +46,6 @@ const { api, namespace, kube } = useMachineTestApi('aws', { aws: awsProviderSpec
 const fixture = (name: string) =>
   readFileSync(new URL(`../../fixtures/ec2-notices/${name}.json`, import.meta.url), 'utf8')
 const fixtureInstance = 'i-1234567890abcdef0'
-
-function capturingLogger(lines: string[]): Logger {
-  const write = (obj: object, msg?: string) => {
-    lines.push(JSON.stringify({ ...obj, msg }))
-  }
-  return {
-    debug: write,
-    info: write,
-    warn: write,
-    error: write,
-    child: () => capturingLogger(lines),
-  }
-}
 
 let sqs: SQSClient
 beforeAll(async () => {

@@ -9,30 +9,17 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes } from '../../../src/kube/resource'
-import type { Logger } from '../../../src/observability/logger'
 import { awsProviderSpecSchema } from '../../../src/providers/aws/spec'
 import { createProviderRegistry } from '../../../src/providers/registry'
 import type { MachineDeps } from '../../../src/reconcile/machine/machine-deps'
 import { reconcileMachine } from '../../../src/reconcile/machine/reconcile'
+import { capturingLogger } from '../../harness/capturing-logger'
 import { kwokNodeAnnotation } from '../../harness/nodes'
 import { region, useMoto } from '../providers/aws-fixture'
 import { machineDeps, readMachine, useMachineTestApi } from './fixture'
 
 const secretUserData = `#!/bin/sh\necho bootstrap-token-${Math.random().toString(36).slice(2)}`
 const secretKey = `moto-secret-${Math.random().toString(36).slice(2)}`
-
-function capturingLogger(lines: string[]): Logger {
-  const write = (obj: object, msg?: string) => {
-    lines.push(JSON.stringify({ ...obj, msg }))
-  }
-  return {
-    debug: write,
-    info: write,
-    warn: write,
-    error: write,
-    child: () => capturingLogger(lines),
-  }
-}
 
 const moto = useMoto()
 const { api, namespace, kube } = useMachineTestApi('aws', { aws: awsProviderSpecSchema() })
