@@ -12,6 +12,13 @@ import { type FieldError, joinPath } from './field-errors'
  */
 export const MAX_OBJECT_DEPTH = 64
 
+/**
+ * The largest free-form provider data admission accepts (a provider spec, a Machine's
+ * providerStatus), as JSON text. Provider specs of the built-in providers take a few hundred bytes
+ * (EC2 allows 50 tags of at most 384 bytes); every v1alpha1 LIST and conversion carries it.
+ */
+export const MAX_PROVIDER_DATA_CHARS = 64 * 1024
+
 /** Keys refused in provider data: they reach Object.prototype or a constructor when merged. */
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set([
   '__proto__',
@@ -92,4 +99,20 @@ export function forbiddenKeyError(value: unknown, prefix: string): FieldError | 
       message: `Forbidden: the key ${JSON.stringify(key)} is not allowed`,
     }
   })
+}
+
+/**
+ * An error when `value` at `path` nests deeper than the bound or serializes to more than
+ * MAX_PROVIDER_DATA_CHARS characters, or undefined.
+ */
+export function providerDataSizeError(value: unknown, path: string): FieldError | undefined {
+  const tooDeep = depthError(value, path)
+  if (tooDeep !== undefined) return tooDeep
+  // Characters, not bytes: provider data is almost all ASCII, and the bound is about magnitude.
+  const size = (JSON.stringify(value) ?? '').length
+  if (size <= MAX_PROVIDER_DATA_CHARS) return undefined
+  return {
+    path,
+    message: `Too long: must be at most ${MAX_PROVIDER_DATA_CHARS} characters of JSON, not ${size}`,
+  }
 }

@@ -3,7 +3,7 @@ import type { ProviderSpecSchemas } from '../shared/provider-spec'
 import type { MachineSpec } from '../v1beta1/machine'
 import { validateDuration } from './duration-rules'
 import { checkSchema, type FieldError } from './field-errors'
-import { forbiddenKeyError } from './json-bounds'
+import { forbiddenKeyError, providerDataSizeError } from './json-bounds'
 import { validateTaint, validateTemplateMeta } from './label-rules'
 
 // Taints the kubelet, node lifecycle controller or cloud provider own; a Machine must not fight them.
@@ -84,7 +84,7 @@ export function validateProviderSpec(
     ]
   }
   const valuePath = options.valuePath ?? `${path}.value`
-  const forbidden = forbiddenKeyError(value, valuePath)
-  if (forbidden !== undefined) return [forbidden]
+  const shape = forbiddenKeyError(value, valuePath) ?? providerDataSizeError(value, valuePath)
+  if (shape !== undefined) return [shape]
   return checkSchema(schema, value, valuePath)
 }

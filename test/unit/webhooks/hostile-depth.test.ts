@@ -6,7 +6,11 @@
  */
 import { describe, expect, it } from 'vitest'
 import { HUB_API_VERSION, SPOKE_API_VERSION } from '../../../src/api/group'
-import { depthError, forbiddenKeyError } from '../../../src/api/validation/json-bounds'
+import {
+  depthError,
+  forbiddenKeyError,
+  providerDataSizeError,
+} from '../../../src/api/validation/json-bounds'
 import { boundsDenial } from '../../../src/webhooks/admission/bounds'
 import { convertReviewJson } from '../../../src/webhooks/conversion/convert-review'
 import type { AdmissionRequest } from '../../../src/webhooks/review'
@@ -93,5 +97,31 @@ describe('conversion of deep objects', () => {
       status: 'Failure',
       message: 'objects[1]: nested too deeply to convert',
     })
+  })
+})
+
+describe('provider data size', () => {
+  const big = { blob: 'x'.repeat(70_000) }
+
+  it('refuses a status write whose providerStatus is over 64 Ki characters of JSON', () => {
+    const denial = boundsDenial(request(machine(HUB_API_VERSION, big), 'status'))
+    expect(denial?.status?.message).toMatch(
+      /status\.providerStatus: Too long: must be at most 65536/,
+    )
+  })
+
+  it('lets a status write with a small providerStatus through', () => {
+    expect(boundsDenial(request(machine(HUB_API_VERSION, { state: 'running' }), 'status'))).toBe(
+      undefined,
+    )
+  })
+
+  it('refuses a provider spec over the bound, and one too deep without throwing', () => {
+    expect(providerDataSizeError(big, 'spec.providerSpec.value')?.path).toBe(
+      'spec.providerSpec.value',
+    )
+    expect(providerDataSizeError(nested(10_000), 'spec.providerSpec.value')?.message).toBe(
+      'Invalid value: nested deeper than 64 levels',
+    )
   })
 })

@@ -127,6 +127,11 @@ const refused: Array<[string, Obj, string]> = [
     object('MachineClass', { provider: 'aws', providerSpec: { constructor: { prototype: 1 } } }),
     'spec.providerSpec',
   ],
+  [
+    'provider data over 64 Ki characters',
+    object('Machine', machineSpec({}, { nodeLabels: { a: 'x'.repeat(70_000) } })),
+    'spec.providerSpec.value',
+  ],
   // Selectors that are invalid or select more than meant.
   [
     'a DoesNotExist-only MachineSet selector',
