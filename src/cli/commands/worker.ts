@@ -23,6 +23,13 @@ export const workerCommand: CliCommand = {
     },
     controllers: controllersFlag,
   },
-  env: { BUS: 'default of --bus', WATCH_BRIDGE: '1 = --bridge', ...runtimeEnvHelp },
+  env: {
+    BUS: 'default of --bus',
+    WATCH_BRIDGE: '1 = --bridge',
+    EC2_NOTICES_QUEUE_URL:
+      'SQS queue of EC2 notices (EventBridge) to record on Machines (default off)',
+    AWS_SQS_ENDPOINT: 'SQS endpoint override (moto)',
+    ...runtimeEnvHelp,
+  },
   run: serveRuntime({ service: 'machine-api-worker', bus: true, start: startWorker }),
 }
