@@ -50,8 +50,9 @@ export async function reconcileMachineSet(
   // a class this run GETs is read once, by the template facts or the capacity sync.
   const machineClass = handedClass(set as KubeObject, related)
   const classes = readOnce(deps.kube)
-  const template = await readTemplateClass(classes, set, machines)
-  const plan = planMachineSet({ set, machines, now: deps.clock.now(), ...template }, options)
+  const passStart = deps.clock.now()
+  const template = await readTemplateClass(classes, set, { machines, now: passStart })
+  const plan = planMachineSet({ set, machines, now: passStart, ...template }, options)
   const report = await executeMachineSetActions(deps, set, plan.actions)
   await recordMachineSetEvents(deps, set, report)
 
