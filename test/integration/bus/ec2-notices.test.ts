@@ -21,15 +21,14 @@ import { startWorker } from '../../../src/cli/entry/worker'
 import { parseRuntimeSettings } from '../../../src/cli/runtime-settings'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
-import { createRuntimeMetrics } from '../../../src/observability/runtime-metrics'
 import { machineForInstance } from '../../../src/providers/aws/instance-owner'
 import { parseAwsProviderID } from '../../../src/providers/aws/provider-id'
 import { awsProviderSpecSchema } from '../../../src/providers/aws/spec'
 import { createProviderRegistry } from '../../../src/providers/registry'
 import { machineControllerWith, reconcileMachine } from '../../../src/reconcile/machine/reconcile'
-import { realTimers } from '../../../src/timers'
 import { capturingLogger } from '../../harness/capturing-logger'
 import { uniqueName, waitFor } from '../../harness/kube'
+import { runtimeDepsOf } from '../../harness/runtime-deps'
 import { relayedClient } from '../../harness/tcp-relay'
 import {
   machineCondition,
@@ -308,15 +307,8 @@ describe('EC2 notice source (moto SQS and EC2)', () => {
     onTestFinished(() => {
       vi.unstubAllEnvs()
     })
-    const registry = new Registry()
     const providers = createProviderRegistry([moto().provider])
-    const deps = {
-      ...machineDeps(kube(), providers),
-      registry,
-      metrics: createRuntimeMetrics(registry),
-      timers: realTimers(),
-      close: () => {},
-    }
+    const deps = runtimeDepsOf(machineDeps(kube(), providers))
     const settings = {
       ...parseRuntimeSettings({}, { SWEEP_PERIOD_SECONDS: '0' }, { bus: true }),
       port: 0,
@@ -352,7 +344,7 @@ describe('EC2 notice source (moto SQS and EC2)', () => {
       return c?.status === 'False' && c
     })
     expect(condition).toMatchObject({ reason: 'SpotInterruption' })
-    const metrics = await registry.metrics()
+    const metrics = await deps.registry.metrics()
     expect(metrics).toContain(
       'machine_api_ec2_notices_total{reason="SpotInterruption",outcome="recorded"} 1',
     )

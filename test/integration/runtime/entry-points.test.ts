@@ -1,28 +1,19 @@
 import { CloudEvent, emitterFor, httpTransport, Mode } from 'cloudevents'
-import { Registry } from 'prom-client'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import type { FlagValues } from '../../../src/cli/command'
 import { startReconcileFunction } from '../../../src/cli/entry/reconcile-function'
 import { startWorker } from '../../../src/cli/entry/worker'
 import { parseRuntimeSettings } from '../../../src/cli/runtime-settings'
 import type { RuntimeDeps, RuntimeSettings } from '../../../src/deps'
-import { createRuntimeMetrics } from '../../../src/observability/runtime-metrics'
-import { realTimers } from '../../../src/timers'
 import { testNamespace, waitFor } from '../../harness/kube'
 import { startNatsServer } from '../../harness/nats/nats-server'
+import { runtimeDepsOf } from '../../harness/runtime-deps'
 import { converged, testDeps, useWidgetKube, widget, widgetController, widgetType } from './widget'
 
 const { kc, kube } = useWidgetKube()
 
 function runtimeDeps(): RuntimeDeps {
-  const registry = new Registry()
-  return {
-    ...testDeps(kube),
-    registry,
-    metrics: createRuntimeMetrics(registry),
-    timers: realTimers(),
-    close: () => {},
-  }
+  return runtimeDepsOf(testDeps(kube))
 }
 
 /** The settings of `values` and `env`, on an ephemeral port (0, which the flags refuse). */

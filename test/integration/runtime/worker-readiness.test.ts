@@ -3,13 +3,11 @@
  * a TCP relay the test can cut, so an outage is simulated without stopping the shared apiserver.
  * While cut, /readyz is 503 naming the apiserver and /healthz stays 200; once restored, ready again.
  */
-import { Registry } from 'prom-client'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { startWorker } from '../../../src/cli/entry/worker'
 import { parseRuntimeSettings } from '../../../src/cli/runtime-settings'
-import { createRuntimeMetrics } from '../../../src/observability/runtime-metrics'
-import { realTimers } from '../../../src/timers'
 import { testNamespace, waitFor } from '../../harness/kube'
+import { runtimeDepsOf } from '../../harness/runtime-deps'
 import { relayedClient } from '../../harness/tcp-relay'
 import { testDeps, testKube, useWidgetKube, widgetController } from './widget'
 
@@ -23,14 +21,7 @@ describe('worker readiness', () => {
   it('is not ready while the apiserver is unreachable and ready again after, never unhealthy', async () => {
     const namespace = await testNamespace(kc, 'worker-ready')
     const { relay, kube: relayed } = await relayedClient(kc, testKube)
-    const registry = new Registry()
-    const deps = {
-      ...testDeps(relayed),
-      registry,
-      metrics: createRuntimeMetrics(registry),
-      timers: realTimers(),
-      close: () => {},
-    }
+    const deps = runtimeDepsOf(testDeps(relayed))
     const settings = {
       ...parseRuntimeSettings({}, { SWEEP_PERIOD_SECONDS: '0' }, { bus: true }),
       port: 0,
