@@ -83,7 +83,11 @@ export function runSetPasses(world: World, sets: MachineSetObject[]): PlanEntry[
   for (const set of ordered) {
     // Batches of 50 take several passes; 10,000 bounds a runaway plan.
     for (let pass = 0; pass < 200; pass++) {
-      const { actions } = planMachineSet({ set, machines: world.machines, now: eventually })
+      const { actions } = planMachineSet({
+        set,
+        machines: world.machines,
+        now: new Date(world.startMs + world.tick * 1000),
+      })
       if (actions.length === 0) break
       for (const action of actions) entries.push(applySetAction(world, set, action))
     }
