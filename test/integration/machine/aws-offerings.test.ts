@@ -6,9 +6,9 @@
  * offering, and the MachineClass controller drops the list once it expires; and a reconcile that
  * dies after a fallback launch leaves one instance however the rerun's offerings look.
  */
-import { DescribeSubnetsCommand } from '@aws-sdk/client-ec2'
+import { CreateSubnetCommand, CreateVpcCommand } from '@aws-sdk/client-ec2'
 import { CoreV1Api } from '@kubernetes/client-node'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import type { Machine } from '../../../src/api/v1beta1/machine'
 import type { MachineClass } from '../../../src/api/v1beta1/machine-class'
@@ -25,11 +25,27 @@ import { machineDeps, readMachine, runMachineController, useMachineTestApi } fro
 const aws = useFaultyMoto()
 const { api, namespace, kube } = useMachineTestApi('offer', { aws: awsProviderSpecSchema() })
 const zones = ['eu-west-1a', 'eu-west-1b', 'eu-west-1c']
-/** moto's default subnet of each zone, and back. */
+/** The test's own subnet of each zone, and back. */
 const zoneOfSubnet = new Map<string, string>()
 
 beforeAll(async () => {
   const ns = namespace()
+  // A VPC of its own: its instances' private DNS names (the Node names) are this file's alone,
+  // while other files' moto servers hand out the same addresses in their default subnets.
+  const vpc = await aws().ec2.send(new CreateVpcCommand({ CidrBlock: '10.77.0.0/16' }))
+  for (const [index, zone] of zones.entries()) {
+    const out = await aws().ec2.send(
+      new CreateSubnetCommand({
+        VpcId: vpc.Vpc?.VpcId,
+        CidrBlock: `10.77.${index + 1}.0/24`,
+        AvailabilityZone: zone,
+        TagSpecifications: [
+          { ResourceType: 'subnet', Tags: [{ Key: 'tier', Value: 'offerings-test' }] },
+        ],
+      }),
+    )
+    zoneOfSubnet.set(out.Subnet?.SubnetId ?? '', zone)
+  }
   await kube().create(coreTypes.secret, awsCredentialsSecret(ns))
   const { credentialsSecret: _c, instanceType: _t, subnet: _s, ...spec } = aws().baseSpec
   await kube().create(machineApiTypes.machineClass, {
@@ -41,23 +57,11 @@ beforeAll(async () => {
       providerSpec: {
         ...spec,
         instanceTypes: ['t3.micro', 't3.small', 't3.medium'],
-        subnets: [{ filters: [{ name: 'default-for-az', values: ['true'] }] }],
+        subnets: [{ filters: [{ name: 'tag:tier', values: ['offerings-test'] }] }],
       },
       credentialsSecretRef: { name: 'aws' },
     },
   })
-  for (const zone of zones) {
-    const out = await aws().ec2.send(
-      new DescribeSubnetsCommand({
-        Filters: [
-          { Name: 'default-for-az', Values: ['true'] },
-          { Name: 'availability-zone', Values: [zone] },
-        ],
-      }),
-    )
-    const subnet = out.Subnets?.[0]?.SubnetId
-    if (subnet) zoneOfSubnet.set(subnet, zone)
-  }
 })
 
 /** Every RunInstances the provider sent, as `type zone` (each SDK retry too). */
@@ -113,6 +117,7 @@ async function joinNodes(ns: string): Promise<void> {
     const [instance] = await aws().tagged(m.metadata.uid ?? '')
     const name = instance?.PrivateDnsName
     if (!name || (await kube().get(coreTypes.node, { name }))) continue
+    onTestFinished(() => core.deleteNode({ name }).then(() => undefined))
     await core.createNode({
       body: {
         metadata: { name, annotations: { [kwokNodeAnnotation]: 'fake' } },
