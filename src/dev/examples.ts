@@ -33,8 +33,10 @@ export function demoObjects(options: { provider: 'aws' | 'kwok'; amiId?: string 
           providerSpec: {
             region: 'eu-west-1',
             ami: { id: options.amiId },
-            instanceType: 't3.micro',
-            subnet: { filters: [{ name: 'default-for-az', values: ['true'] }] },
+            // t3.micro first, t3.small where EC2 has no t3.micro; one default subnet per zone,
+            // which the MachineClass lists in status.zones for the set to balance over.
+            instanceTypes: ['t3.micro', 't3.small'],
+            subnets: [{ filters: [{ name: 'default-for-az', values: ['true'] }] }],
             tags: { environment: 'demo' },
           },
           credentialsSecretRef: { name: 'aws-credentials' },

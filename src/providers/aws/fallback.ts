@@ -60,9 +60,10 @@ export function nothingToTry(order: OfferingOrder, now: Date, typesField: string
   }
   const soonest = Math.min(...remembered.map((s) => Date.parse(s.until ?? '')))
   const wait = Math.max(soonest - now.getTime(), nextOfferingsRetryMs)
+  // The cloud's own reason (of the first offering), as the launch that found it said.
   return new CapacityError(
-    `every offering is remembered without capacity (${remembered.map((s) => describe(s.offering)).join(', ')})`,
-    { reason: 'OfferingsUnavailable', retryAfterMs: wait },
+    `every offering is remembered without capacity (${remembered.map((s) => `${describe(s.offering)}: ${s.cause}`).join(', ')})`,
+    { reason: remembered[0]?.cause || 'InsufficientInstanceCapacity', retryAfterMs: wait },
   )
 }
 

@@ -25,6 +25,8 @@ export interface SkippedOffering {
   reason: 'NotOffered' | 'Unavailable'
   /** For Unavailable: when the class's memory of the miss expires. */
   until?: string
+  /** For Unavailable: the cloud's answer the memory records, e.g. InsufficientInstanceCapacity. */
+  cause?: string
 }
 
 /** What `orderOfferings` weighs. */
@@ -122,7 +124,12 @@ export function orderOfferings(inputs: OfferingInputs): OfferingOrder {
         if (inputs.offered && !zones?.has(subnet.zone)) {
           order.skipped.push({ offering, reason: 'NotOffered' })
         } else if (memory) {
-          order.skipped.push({ offering, reason: 'Unavailable', until: memory.expiresAt })
+          order.skipped.push({
+            offering,
+            reason: 'Unavailable',
+            until: memory.expiresAt,
+            cause: memory.reason,
+          })
         } else {
           order.candidates.push(offering)
         }

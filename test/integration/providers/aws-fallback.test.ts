@@ -172,6 +172,29 @@ describe('aws provider offering fallback (moto)', () => {
     if (withMemory) expect(recorded[0]?.missed).toHaveLength(4)
   })
 
+  it('launches nothing while every offering is remembered, and waits for the first expiry', async () => {
+    const launches = recordLaunches()
+    const expiresAt = new Date(Date.now() + 60_000).toISOString()
+    const memory: OfferingMemory = {
+      unavailable: ['eu-west-1a', 'eu-west-1b', 'eu-west-1c'].map((zone) => ({
+        instanceType: 't3.micro',
+        zone,
+        capacityType: 'on-demand',
+        reason: 'InsufficientInstanceCapacity',
+        expiresAt,
+      })),
+      record: async () => {},
+    }
+    const { ctx } = context({ instanceTypes: ['t3.micro'] }, memory)
+    const error = await rejection(aws().provider.actuator.create(ctx, newMachine('remembered')))
+    expect(error).toBeInstanceOf(CapacityError)
+    // The condition keeps EC2's reason, as the launch that found it said.
+    expect(error.reason).toBe('InsufficientInstanceCapacity')
+    expect((error as CapacityError).retryAfterMs).toBeGreaterThan(50_000)
+    expect((error as CapacityError).retryAfterMs).toBeLessThanOrEqual(60_000)
+    expect(launches).toEqual([])
+  })
+
   it('a rerun after a later offering launched adopts it, even with the earlier one back', async () => {
     noCapacity('t3.micro', 'eu-west-1a')
     const { ctx } = context({ instanceTypes: ['t3.micro', 't3.small'] })

@@ -135,9 +135,9 @@ describe('orderOfferings', () => {
         },
       ],
     })
-    expect(order.skipped.map((s) => [s.offering.zone, s.reason, s.until])).toEqual([
-      ['eu-west-1a', 'Unavailable', later],
-      ['eu-west-1c', 'NotOffered', undefined],
+    expect(order.skipped.map((s) => [s.offering.zone, s.reason, s.until, s.cause])).toEqual([
+      ['eu-west-1a', 'Unavailable', later, 'Unsupported'],
+      ['eu-west-1c', 'NotOffered', undefined, undefined],
     ])
   })
 
