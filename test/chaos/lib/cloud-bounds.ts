@@ -3,8 +3,13 @@
  * call pattern and the runtime's retry schedule (not from measurements):
  *
  * - Every SDK command is at most `sdkAttempts` HTTP requests (client-pool.ts: maxAttempts 3).
- * - A create is at most 5 commands: DescribeInstances by UID (exists), DescribeInstances again
- *   (create re-checks), DescribeImages, DescribeSubnets, RunInstances (lookup.ts, resolve.ts).
+ * - A create asks each of its offerings at most once: the world's class has one instance type
+ *   over moto's 3 default subnets, one per zone, so up to `zones` RunInstances when each misses
+ *   (fallback.ts); once the class remembers the misses, none until they expire.
+ * - A create is at most 5 + 2 x zones - 1 commands: DescribeInstances by UID (exists),
+ *   DescribeInstances again (create re-checks), DescribeImages, DescribeSubnets,
+ *   DescribeInstanceTypeOfferings, then per offering RunInstances, each after the first preceded
+ *   by DescribeInstances by UID (lookup.ts, resolve.ts, offered-zones.ts, fallback.ts).
  * - A reconcile of a Machine that has an instance is 1 command (DescribeInstances by id).
  * - A Machine whose launch failed is retried by its own requeue (capacity: 120 s; throttling or
  *   5xx: 15-20 s, providers/errors.ts) or by the next sweep, whichever comes first; and once after
@@ -15,8 +20,10 @@
 
 /** HTTP requests per SDK command at most (the SDK's own retries). */
 export const sdkAttempts = 3
+/** Zones (offerings) of the world's class: moto's default subnets in eu-west-1. */
+const zones = 3
 /** Commands of one create attempt. */
-const commandsPerCreate = 5
+const commandsPerCreate = 5 + 2 * zones - 1
 /** Reconciles of one Machine while it comes up, besides sweeps and polls (writes, Node, retries). */
 const reconcilesWhileComingUp = 12
 
@@ -31,7 +38,7 @@ export function starvedLaunchBound(o: {
   seconds: number
   sweepSeconds: number
 }): number {
-  return o.machines * sdkAttempts * launchAttempts(o.seconds, o.sweepSeconds)
+  return o.machines * sdkAttempts * zones * launchAttempts(o.seconds, o.sweepSeconds)
 }
 
 /** EC2 requests of every action at most, while the faults last `seconds`. */
