@@ -7,7 +7,13 @@
 import { parseDurationMs } from '../../api/shared/duration'
 import type { MachineClass } from '../../api/v1beta1/machine-class'
 import { maxUnavailableOfferings } from '../../api/v1beta1/machine-class'
-import type { Offering, UnavailableOffering } from '../../providers/actuator'
+
+/** One entry of status.unavailableOfferings (the providers' UnavailableOffering has its shape). */
+type UnavailableOffering = NonNullable<
+  NonNullable<MachineClass['status']>['unavailableOfferings']
+>[number]
+/** Where and how an instance runs: instance type, zone, capacity type. */
+type Offering = Pick<UnavailableOffering, 'instanceType' | 'zone' | 'capacityType'>
 
 /** How long a miss is remembered when the class does not say: Karpenter's 3 minutes. */
 export const defaultUnavailableOfferingTTLMs = 3 * 60_000
