@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto'
 import { EC2Client } from '@aws-sdk/client-ec2'
+import { isOfferingMissAnswer } from './errors'
 import { createRateLimiter } from './rate-limiter'
 
 /** Static credentials read from a Secret. */
@@ -59,6 +60,19 @@ function isDescribe(command: string): boolean {
   return command.startsWith('Describe')
 }
 
+/**
+ * A capacity miss as the SDK's retries see it: final. EC2 answers InsufficientInstanceCapacity and
+ * its kin with HTTP 500, which the SDK retries as transient (3 requests per miss, with backoff);
+ * asking the same offering again at once only delays the move to the next one. The status code
+ * is taken off the error's metadata (the retry test reads it), everything else is kept.
+ */
+function finalCapacityAnswer(error: unknown): unknown {
+  if (!isOfferingMissAnswer(error)) return error
+  const sdk = error as { $metadata?: Record<string, unknown> }
+  if (sdk.$metadata) sdk.$metadata = { ...sdk.$metadata, httpStatusCode: undefined }
+  return error
+}
+
 /** Creates an empty pool. */
 export function createClientPool(options: ClientPoolOptions): ClientPool {
   const clients = new Map<string, EC2Client>()
@@ -78,6 +92,21 @@ export function createClientPool(options: ClientPoolOptions): ClientPool {
     const describing = createRateLimiter({
       perSecond: describePerSecond,
       burst: Math.max(1, Math.ceil(5 * describePerSecond)),
+    })
+    // Inside the retry loop (after retryMiddleware), so the retries see the answer it gives.
+    const noCapacityRetry =
+      (next: (args: unknown) => Promise<unknown>) =>
+      async (args: unknown): Promise<unknown> => {
+        try {
+          return await next(args)
+        } catch (error) {
+          throw finalCapacityAnswer(error)
+        }
+      }
+    client.middlewareStack.addRelativeTo(noCapacityRetry as never, {
+      relation: 'after',
+      toMiddleware: 'retryMiddleware',
+      name: 'machineApiNoCapacityRetry',
     })
     client.middlewareStack.add(
       (next, context) => async (args) => {

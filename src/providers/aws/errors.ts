@@ -85,6 +85,11 @@ const offeringMisses = new Set([
   'InsufficientFreeAddressesInSubnet',
 ])
 
+/** Whether an SDK error (unclassified) is EC2's answer that an offering has no capacity. */
+export function isOfferingMissAnswer(error: unknown): boolean {
+  return offeringMisses.has(awsErrorName(error) ?? '')
+}
+
 /** Whether a classified error is a capacity miss of the offering the call asked for. */
 export function isOfferingMiss(error: unknown): error is CapacityError {
   return error instanceof CapacityError && offeringMisses.has(error.reason)

@@ -38,6 +38,8 @@ export function starvedLaunchBound(o: {
   seconds: number
   sweepSeconds: number
 }): number {
+  // A miss is one request (client-pool.ts: the SDK does not retry it); the 30% random faults
+  // on RunInstances may still be retried, hence sdkAttempts.
   return o.machines * sdkAttempts * zones * launchAttempts(o.seconds, o.sweepSeconds)
 }
 

@@ -24,8 +24,8 @@ beforeAll(async () => {
 })
 
 /**
- * The offerings RunInstances was asked for, as `type zone`, in order (the SDK's own retries of a
- * 500 answer, 3 attempts of one request, count once).
+ * The offerings RunInstances was asked for, as `type zone`, in order (an SDK retry of one request
+ * counts once).
  */
 function recordLaunches(): string[] {
   const launches: string[] = []
