@@ -27,13 +27,26 @@ import type {
 } from './observation'
 import { type MachineProvider, machineProvider } from './provider-context'
 import { resolveProvider } from './provider-resolution'
+import { providerAskNeeded } from './settled-wake'
 
 /** Observes `machine`; also returns its provider for the executor, when one is usable. */
 export async function observeMachine(
   deps: MachineDeps,
   machine: Machine,
   holder: ClaimHolder,
+  watchEvent = false,
 ): Promise<{ observation: MachineObservation; provider: MachineProvider | undefined }> {
+  const { node, nodeRefMismatch } = await linkedNode(deps, machine)
+  const claim = claimOf(machine, holder)
+  if (!providerAskNeeded(machine, node, watchEvent)) {
+    // Woken by a watch event of a settled Machine: the instance is as the last run reported
+    // (settled-wake.ts), so neither the provider nor the MachineClass is read.
+    const instance = { state: 'present' } as const
+    return {
+      observation: { machine, instance, node, ...(claim ? { claim } : {}) },
+      provider: undefined,
+    }
+  }
   const resolved = await resolveMachineProvider(deps, machine)
   const provider = 'call' in resolved ? resolved : undefined
   const deleting = Boolean((machine as KubeObject).metadata?.deletionTimestamp)
@@ -48,8 +61,6 @@ export async function observeMachine(
         ? { state: 'absent' }
         : await askInstance(provider, machine, deleting)
       : { state: 'not-asked' }
-  const { node, nodeRefMismatch } = await linkedNode(deps, machine)
-  const claim = claimOf(machine, holder)
   return {
     observation: {
       machine,

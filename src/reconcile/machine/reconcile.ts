@@ -28,6 +28,7 @@ import type { MachineObservation } from './observation'
 import { observeMachine } from './observe'
 import { foldOutcome } from './outcomes'
 import { planMachine } from './plan'
+import { wokenByWatchEvent } from './settled-wake'
 import { computeMachineStatus } from './status'
 
 /** A bound on actions per reconcile; a plan still asking for more requeues at once. */
@@ -37,7 +38,8 @@ const maxActionsPerPass = 16
 export const machineController: Controller<MachineDeps> = {
   kind: 'Machine',
   resource: machineApiTypes.machine,
-  reconcile: reconcileMachine,
+  reconcile: (deps, key, observed, related) =>
+    reconcileMachine(deps, key, wokenByWatchEvent(observed, related)),
 }
 
 /**
@@ -51,7 +53,8 @@ export function machineControllerWith(
   return {
     kind: machineController.kind,
     resource: machineController.resource,
-    reconcile: (deps, key) => reconcileMachine({ ...deps, ...tuning, ...bound }, key),
+    reconcile: (deps, key, observed, related) =>
+      reconcileMachine({ ...deps, ...tuning, ...bound }, key, wokenByWatchEvent(observed, related)),
   }
 }
 
@@ -69,6 +72,7 @@ export function planSettings(deps: MachineDeps): MachinePlanSettings {
 export async function reconcileMachine(
   deps: MachineDeps,
   key: ObjectKey,
+  watchEvent = false,
 ): Promise<ReconcileResult> {
   const ref = { namespace: key.namespace, name: key.name }
   const machine = await deps.kube.get<Machine>(machineApiTypes.machine, ref)
@@ -79,7 +83,7 @@ export async function reconcileMachine(
   const now = deps.clock.now()
   const holder = deps.claimHolder
   const settings = planSettings(deps)
-  const observed = await observeMachine(deps, machine, holder)
+  const observed = await observeMachine(deps, machine, holder, watchEvent)
   const exec = { deps, provider: observed.provider, holder, now }
   let obs = observed.observation
   let plan = planMachine(obs, now, settings)

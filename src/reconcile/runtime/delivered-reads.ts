@@ -30,7 +30,12 @@ export function readingDelivered<D extends ReconcileDeps>(
     reconcile(deps, key, observed, relatedHeld = []) {
       const own = observed ? [{ type: controller.resource, obj: observed }] : []
       const held = [...own, ...relatedHeld]
-      return controller.reconcile({ ...deps, kube: readOnce(deps.kube, held) }, key)
+      return controller.reconcile(
+        { ...deps, kube: readOnce(deps.kube, held) },
+        key,
+        observed,
+        relatedHeld,
+      )
     },
   }
 }
