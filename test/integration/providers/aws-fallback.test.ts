@@ -172,6 +172,33 @@ describe('aws provider offering fallback (moto)', () => {
     if (withMemory) expect(recorded[0]?.missed).toHaveLength(4)
   })
 
+  it('prefers spot and falls back to on-demand when spot has no capacity', async () => {
+    // Spot has no capacity anywhere (a spot request carries InstanceMarketOptions.MarketType).
+    aws().proxy.inject({
+      action: 'RunInstances',
+      code: 'InsufficientInstanceCapacity',
+      status: 500,
+      when: (params) => params.get('InstanceMarketOptions.MarketType') === 'spot',
+    })
+    const recorded: Parameters<OfferingMemory['record']>[0][] = []
+    const memory: OfferingMemory = {
+      unavailable: [],
+      record: async (outcome) => {
+        recorded.push(outcome)
+      },
+    }
+    const { ctx } = context(
+      { instanceTypes: ['t3.micro'], capacityTypes: ['spot', 'on-demand'], spot: {} },
+      memory,
+    )
+    const machine = inZone('eu-west-1b')
+    const result = await aws().provider.actuator.create(ctx, machine)
+    expect(result.providerStatus).toMatchObject({ spot: false, availabilityZone: 'eu-west-1b' })
+    expect(recorded[0]?.missed.map((m) => m.capacityType)).toEqual(['spot'])
+    expect(recorded[0]?.launched?.capacityType).toBe('on-demand')
+    await deleteUntilDone({ actuator: aws().provider.actuator, context: () => ctx }, machine)
+  })
+
   it('launches nothing while every offering is remembered, and waits for the first expiry', async () => {
     const launches = recordLaunches()
     const expiresAt = new Date(Date.now() + 60_000).toISOString()
