@@ -55,6 +55,18 @@ function noCapacity(type: string, zone: string, code = 'InsufficientInstanceCapa
   })
 }
 
+/** An empty class memory that keeps what each launch records. */
+function recordingMemory() {
+  const recorded: Parameters<OfferingMemory['record']>[0][] = []
+  const memory: OfferingMemory = {
+    unavailable: [],
+    record: async (outcome) => {
+      recorded.push(outcome)
+    },
+  }
+  return { memory, recorded }
+}
+
 function context(spec: Record<string, unknown>, offerings?: OfferingMemory) {
   const { instanceType: _one, ...base } = aws().baseSpec
   const made = aws().context({ providerSpec: { ...base, ...spec } })
@@ -72,13 +84,7 @@ describe('aws provider offering fallback (moto)', () => {
     const launches = recordLaunches()
     // Unsupported (the type is not offered there) is a miss of this offering, not a bad spec.
     noCapacity('t3.micro', 'eu-west-1a', 'Unsupported')
-    const recorded: Parameters<OfferingMemory['record']>[0][] = []
-    const memory: OfferingMemory = {
-      unavailable: [],
-      record: async (outcome) => {
-        recorded.push(outcome)
-      },
-    }
+    const { memory, recorded } = recordingMemory()
     const { ctx, recorded: seen } = context({ instanceTypes: ['t3.micro', 't3.small'] }, memory)
     const machine = inZone('eu-west-1a')
     const result = await aws().provider.actuator.create(ctx, machine)
@@ -153,13 +159,7 @@ describe('aws provider offering fallback (moto)', () => {
     const launches = recordLaunches()
     for (const type of ['t3.micro', 't3.small'])
       for (const zone of ['eu-west-1a', 'eu-west-1b', 'eu-west-1c']) noCapacity(type, zone)
-    const recorded: Parameters<OfferingMemory['record']>[0][] = []
-    const memory: OfferingMemory = {
-      unavailable: [],
-      record: async (outcome) => {
-        recorded.push(outcome)
-      },
-    }
+    const { memory, recorded } = recordingMemory()
     const { ctx } = context(
       { instanceTypes: ['t3.micro', 't3.small'] },
       withMemory ? memory : undefined,
@@ -180,13 +180,7 @@ describe('aws provider offering fallback (moto)', () => {
       status: 500,
       when: (params) => params.get('InstanceMarketOptions.MarketType') === 'spot',
     })
-    const recorded: Parameters<OfferingMemory['record']>[0][] = []
-    const memory: OfferingMemory = {
-      unavailable: [],
-      record: async (outcome) => {
-        recorded.push(outcome)
-      },
-    }
+    const { memory, recorded } = recordingMemory()
     const { ctx } = context(
       { instanceTypes: ['t3.micro'], capacityTypes: ['spot', 'on-demand'], spot: {} },
       memory,
