@@ -110,6 +110,42 @@ describe('CloudEvents HTTP function', () => {
     expect(await converged(kube, namespace, 'parent')).toBe(true)
   })
 
+  it("hands a mapped change's object to a run whose controller reads that kind", async () => {
+    const namespace = await testNamespace(kc, 'ce-related')
+    const parent = widgetController()
+    const handed: string[] = []
+    const reader: Controller = {
+      ...parent,
+      // The parent reads its children: a child's change hands the child over, as a MachineClass
+      // change hands the class to its MachineSets.
+      related: [{ type: coreTypes.configMap, refsOf: () => [] }],
+      reconcile: async (deps, key, observed, related) => {
+        for (const r of related ?? []) handed.push(`${r.type.kind}/${r.obj.metadata?.name}`)
+        return await parent.reconcile(deps, key, observed, related)
+      },
+    }
+    const target = app(reader)
+    await kube.create(widgetType, widget(namespace, 'parent', 1))
+    await post(
+      target,
+      refEvent('Widget', namespace, 'parent', 'runtime-test.machine-api.dev/v1'),
+      'binary',
+    )
+    expect(handed).toEqual([])
+    const child = childName('parent', 0)
+    // Reference mode: the child read fresh to map it is the one handed over.
+    await post(target, refEvent('ConfigMap', namespace, child, 'v1'), 'binary')
+    expect(handed).toEqual([`ConfigMap/${child}`])
+    // Resource mode: the event's object.
+    const stored = await kube.get(coreTypes.configMap, { namespace, name: child })
+    await post(
+      target,
+      resourceEvent({ ...stored, kind: 'ConfigMap', apiVersion: 'v1' } as KubeObject),
+      'binary',
+    )
+    expect(handed).toEqual([`ConfigMap/${child}`, `ConfigMap/${child}`])
+  })
+
   it('sweeps every object on a PingSource tick', async () => {
     const namespace = await testNamespace(kc, 'ce-ping')
     for (const name of ['a', 'b', 'c']) await kube.create(widgetType, widget(namespace, name, 1))
