@@ -16,8 +16,8 @@ export function machineSpecToV1alpha1(spec: HubSpec): Lowered<SpokeSpec> {
   const providerSpec = compact({
     provider: spec.providerSpec?.provider,
     value: spec.providerSpec?.value,
-    valueFrom:
-      spec.classRef === undefined ? undefined : { machineClass: { name: spec.classRef.name } },
+    // A null classRef (the apiserver converts before validating) is no reference, not a crash.
+    valueFrom: spec.classRef == null ? undefined : { machineClass: { name: spec.classRef.name } },
   })
   return {
     value: compact({

@@ -85,6 +85,19 @@ describe('conversion of objects of any shape', () => {
     })
   })
 
+  it('a v1beta1 Machine whose classRef is null converts to v1alpha1 without a class reference', () => {
+    const machine = {
+      apiVersion: HUB_API_VERSION,
+      kind: 'Machine',
+      metadata: { name: 'm' },
+      spec: { classRef: null },
+    }
+    const converted = convertObject(machine, SPOKE_API_VERSION) as {
+      spec?: Record<string, unknown>
+    }
+    expect(converted.spec?.providerSpec ?? {}).not.toHaveProperty('valueFrom')
+  })
+
   it('a v1alpha1 Machine without spec converts to v1beta1 without spec', () => {
     const machine = { apiVersion: SPOKE_API_VERSION, kind: 'Machine', metadata: { name: 'm' } }
     expect(convertObject(machine, HUB_API_VERSION)).toEqual({
