@@ -1,16 +1,17 @@
 /**
  * @module When a Machine run may leave its provider unasked, and so its MachineClass unread: a run
  * woken by a watch event (the Machine's own change, the echo of its own status write included, or
- * its Node's: the Node turning Ready, a label) for a Machine that is settled: the provider
- * reported its instance ready, its spec is as status last observed it, its Node is linked and
- * found, it is neither failed nor deleting. Such an event says nothing new about the instance,
- * the plan then has no provider action to take (no create, no delete) and status keeps what the
- * last asking run wrote. Every other run asks: timers (a provider's poll, a requeue), the
- * runner's fresh rerun, sweeps (which hand the class over, so asking costs no class read), a spec
- * change, a deleting, failed or unlinked Machine, a Node that is gone (kwok's instance is its
- * Node). So an instance that vanished under a settled Machine is found by the next sweep, and a
- * class edit (a rotated credentials Secret) reaches the deletion, which reads the class fresh.
- * Pure.
+ * its Node's: the Node turning Ready, a label) for a class-backed Machine that is settled: the
+ * provider reported its instance ready, its spec is as status last observed it, its Node is
+ * linked and found, it is neither failed nor deleting. Such an event says nothing new about the
+ * instance, the plan then has no provider action to take (no create, no delete) and status keeps
+ * what the last asking run wrote. Every other run asks: timers (a provider's poll, a requeue),
+ * the runner's fresh rerun, sweeps (which hand the class over, so asking costs no class read), a
+ * spec change, a deleting, failed or unlinked Machine, a Node that is gone (kwok's instance is
+ * its Node), and a Machine with an inline spec (it reads no class, and its sweep, handed no
+ * class, could not be told from an event). So an instance that vanished under a settled Machine
+ * is found by the next sweep, and a class edit (a rotated credentials Secret) reaches the
+ * deletion, which reads the class fresh. Pure.
  */
 import { machineApiTypes } from '../../api/resource-types'
 import type { Machine } from '../../api/v1beta1/machine'
@@ -41,6 +42,8 @@ export function providerAskNeeded(
   if (!watchEvent) return true
   const status = machine.status
   const settled =
+    Boolean(machine.spec.classRef) &&
+    !machine.spec.providerSpec &&
     !(machine as KubeObject).metadata?.deletionTimestamp &&
     Boolean(machine.spec.providerID) &&
     !status?.failureReason &&

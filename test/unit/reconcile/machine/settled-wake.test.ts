@@ -62,6 +62,9 @@ describe('providerAskNeeded', () => {
       true,
     )
     expect(providerAskNeeded(settledMachine(), { state: 'gone', name: 'n' }, true)).toBe(true)
+    // An inline spec: its sweep cannot be told from an event, and it reads no class anyway.
+    const inline = { classRef: undefined, providerSpec: { provider: 'kwok', value: {} } }
+    expect(providerAskNeeded(settledMachine({}, inline), linked, true)).toBe(true)
     expect(providerAskNeeded(settledMachine(), { state: 'not-looked-up' }, true)).toBe(true)
     expect(providerAskNeeded(settledMachine(), { state: 'found', node, linked: false }, true)).toBe(
       true,
