@@ -114,11 +114,10 @@ describe('a MachineClass with a missing AMI under a MachineDeployment and a heal
     expect(createdInWindow).toBeGreaterThanOrEqual(4)
     expect(createdInWindow).toBeLessThanOrEqual(10)
     const set = (await kube.list(machineApiTypes.machineSet, { namespace })).items[0]
-    const backoff = (
-      set?.status as {
-        replacement?: { consecutiveFailures: number; nextReplacementTime?: string }
-      }
-    ).replacement
+    const status = set?.status as
+      | { replacement?: { consecutiveFailures: number; nextReplacementTime?: string } }
+      | undefined
+    const backoff = status?.replacement
     expect(backoff?.consecutiveFailures).toBeGreaterThanOrEqual(2)
 
     // Fixing the class reaches the set at once (no waiting out a backoff of up to 5 minutes).
