@@ -6,6 +6,7 @@ import { lazySchema } from '../shared/lazy-schema'
 import { localReferenceSchema } from '../shared/meta'
 import { providerMachineSpecSchema, providerNameSchema } from '../shared/provider-spec'
 import { hubResourceSchema, hubStatusSchema } from '../shared/resource'
+import { maxUnavailableOfferings } from './machine-class-limits'
 
 /** The v1beta1 MachineClass spec. */
 export const machineClassSpecSchema = lazySchema(() =>
@@ -39,9 +40,6 @@ export const machineClassNodeInfoSchema = lazySchema(() =>
     })
     .describe('The system a Node of this class reports (Node status.nodeInfo).'),
 )
-
-/** The most offerings status.unavailableOfferings lists (the soonest to expire go first). */
-export const maxUnavailableOfferings = 100
 
 /** One offering a launch found without capacity, until it expires. */
 export const unavailableOfferingSchema = lazySchema(() =>

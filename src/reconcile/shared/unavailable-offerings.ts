@@ -6,7 +6,7 @@
  */
 import { parseDurationMs } from '../../api/shared/duration'
 import type { MachineClass } from '../../api/v1beta1/machine-class'
-import { maxUnavailableOfferings } from '../../api/v1beta1/machine-class'
+import { maxUnavailableOfferings } from '../../api/v1beta1/machine-class-limits'
 
 /** One entry of status.unavailableOfferings (the providers' UnavailableOffering has its shape). */
 type UnavailableOffering = NonNullable<
