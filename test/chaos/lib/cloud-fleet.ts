@@ -17,11 +17,15 @@ export type FleetMachine = KubeObject & {
   status?: { phase?: string; nodeRef?: { name?: string }; conditions?: Condition[] }
 }
 
-/** Creates MachineClass `name`: the world's `standard` class with `instanceType`. */
+/**
+ * Creates MachineClass `name`: the world's `standard` class with `instanceType`, and `spec`'s
+ * other class fields (e.g. a short unavailableOfferingTTL).
+ */
 export async function copyClass(
   kube: KubeClient,
   ref: { namespace: string; name: string },
   instanceType: string,
+  spec: Record<string, unknown> = {},
 ): Promise<void> {
   const standard = await kube.get<KubeObject & { spec: { providerSpec: object } }>(
     machineApiTypes.machineClass,
@@ -34,6 +38,7 @@ export async function copyClass(
     metadata: { namespace: ref.namespace, name: ref.name },
     spec: {
       ...standard.spec,
+      ...spec,
       providerSpec: { ...standard.spec.providerSpec, instanceType },
     },
   })

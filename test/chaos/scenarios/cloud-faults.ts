@@ -33,6 +33,8 @@ const sizes = {
 const faultRate = 0.3
 const starvedType = 'c5.large'
 const capacityCode = 'InsufficientInstanceCapacity'
+/** How long the starved class remembers a miss. */
+const offeringMemorySeconds = 10
 /** What EC2 answers when throttling or failing inside (codes and statuses from the EC2 docs). */
 const transientErrors = [
   { code: 'RequestLimitExceeded', status: 503 },
@@ -65,7 +67,12 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
     })
     const { kube, proxy } = world
     if (!proxy) throw new Error('the fault proxy did not start')
-    await copyClass(kube, { namespace, name: 'starved' }, starvedType)
+    // The class remembers each miss for its unavailableOfferingTTL (default 3m) and launches
+    // nothing there meanwhile, as Karpenter does; a short one lets capacity that comes back be
+    // found within the scenario's convergence window, and still bounds the launches under faults.
+    await copyClass(kube, { namespace, name: 'starved' }, starvedType, {
+      unavailableOfferingTTL: `${offeringMemorySeconds}s`,
+    })
 
     proxy.inject({
       action: 'RunInstances',
