@@ -1,4 +1,5 @@
-/** @module MachineHealthCheck v1alpha1 <-> v1beta1: remediationTemplate is remediation.externalTemplateRef. */
+/** @module MachineHealthCheck v1alpha1 <-> v1beta1: remediationTemplate is remediation.externalTemplateRef;
+ * unhealthyMachineConditions (v1beta1 only) travels in the conversion data. */
 import type { machineHealthCheckV1alpha1Schema } from '../v1alpha1/machine-health-check'
 import type { machineHealthCheckSchema } from '../v1beta1/machine-health-check'
 import { type ConversionData, compact, isRecord } from './conversion-data'
@@ -23,8 +24,10 @@ export const machineHealthCheckConverter: ConverterOf<Types> = {
         maxUnhealthy: spec.maxUnhealthy,
         remediationTemplate: remediation?.externalTemplateRef,
       }),
-      // maxInFlight and an empty remediation block have no v1alpha1 form; remember them.
+      // maxInFlight, an empty remediation block and the Machine conditions have no v1alpha1
+      // form; remember them.
       data: {
+        unhealthyMachineConditions: spec.unhealthyMachineConditions,
         remediation:
           remediation !== undefined &&
           remediation.externalTemplateRef === undefined &&
@@ -39,6 +42,8 @@ export const machineHealthCheckConverter: ConverterOf<Types> = {
     compact({
       selector: spec.selector,
       unhealthyConditions: spec.unhealthyConditions,
+      unhealthyMachineConditions:
+        data.unhealthyMachineConditions as Types['hubSpec']['unhealthyMachineConditions'],
       nodeStartupTimeout: spec.nodeStartupTimeout,
       maxUnhealthy: spec.maxUnhealthy,
       remediation: remediationUp(spec.remediationTemplate, data),

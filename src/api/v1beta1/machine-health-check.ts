@@ -19,6 +19,25 @@ export const unhealthyConditionSchema = lazySchema(() =>
     .describe('A Node condition that marks the Machine unhealthy once it lasts long enough.'),
 )
 
+/** A condition of the Machine itself that, held for `timeout`, makes the Machine unhealthy. */
+export const unhealthyMachineConditionSchema = lazySchema(() =>
+  z
+    .object({
+      type: z
+        .string()
+        .min(1)
+        .max(316)
+        .describe(
+          'Machine condition type, e.g. StatusChecksPassed (EC2 status checks) or InstanceHealthy (EC2 notices). Not HealthCheckSucceeded, which the health check itself sets.',
+        ),
+      status: z.enum(['True', 'False', 'Unknown']).describe('The status that counts as unhealthy.'),
+      timeout: durationSchema('How long the condition must hold before the Machine is unhealthy.'),
+    })
+    .describe(
+      "A condition in the Machine's own status.conditions that marks it unhealthy once it lasts long enough.",
+    ),
+)
+
 /** The v1beta1 MachineHealthCheck spec. */
 export const machineHealthCheckSpecSchema = lazySchema(() =>
   z
@@ -29,6 +48,13 @@ export const machineHealthCheckSpecSchema = lazySchema(() =>
         .max(100)
         .optional()
         .describe('Node conditions that mark a Machine unhealthy.'),
+      unhealthyMachineConditions: z
+        .array(unhealthyMachineConditionSchema())
+        .max(100)
+        .optional()
+        .describe(
+          "Conditions of the Machine itself (status.conditions) that mark it unhealthy, checked whether or not it has a Node; as Cluster API v1.12's field of the same name.",
+        ),
       nodeStartupTimeout: durationSchema(
         'How long a Machine may run without a Node before it is unhealthy; 0 disables, else at least 30s.',
       ).default('10m'),

@@ -1,8 +1,10 @@
 /**
  * @module Rules of a (zod-valid) MachineHealthCheck: a selector that picks Machines by a label,
- * timeouts the controllers can schedule, one rule per condition type and status, and an external
+ * timeouts the controllers can schedule, one rule per condition type and status (Node and Machine
+ * conditions alike; never the health check's own HealthCheckSucceeded), and an external
  * remediation template of an allowed kind.
  */
+import { healthCheckSucceededCondition } from '../condition-types'
 import { parseDurationMs } from '../shared/duration'
 import type { MachineHealthCheck } from '../v1beta1/machine-health-check'
 import { validateDuration } from './duration-rules'
@@ -25,18 +27,15 @@ export function validateHealthCheck(check: MachineHealthCheck): FieldError[] {
     })
   }
   errors.push(...validateDuration(spec.nodeStartupTimeout, 'spec.nodeStartupTimeout'))
-  const seen = new Map<string, number>()
-  spec.unhealthyConditions?.forEach((condition, index) => {
-    const path = `spec.unhealthyConditions[${index}]`
-    errors.push(...validateDuration(condition.timeout, `${path}.timeout`))
-    // Two rules for one type and status would race on which timeout applies.
-    const key = `${condition.type}\u0000${condition.status}`
-    const first = seen.get(key)
-    if (first === undefined) seen.set(key, index)
-    else {
+  errors.push(...validateConditionRules(spec.unhealthyConditions, 'spec.unhealthyConditions'))
+  const machineRules = spec.unhealthyMachineConditions
+  errors.push(...validateConditionRules(machineRules, 'spec.unhealthyMachineConditions'))
+  machineRules?.forEach((condition, index) => {
+    // The health check's own verdict: selecting on it would keep a remediated verdict alive.
+    if (condition.type === healthCheckSucceededCondition) {
       errors.push({
-        path,
-        message: `Duplicate value: type ${JSON.stringify(condition.type)} with status ${condition.status} is already spec.unhealthyConditions[${first}]`,
+        path: `spec.unhealthyMachineConditions[${index}].type`,
+        message: `Invalid value: ${JSON.stringify(condition.type)} is the condition this health check sets`,
       })
     }
   })
@@ -48,5 +47,29 @@ export function validateHealthCheck(check: MachineHealthCheck): FieldError[] {
       message: `Invalid value: ${templateError.message}`,
     })
   }
+  return errors
+}
+
+/** Timeouts the controller can schedule and one rule per condition type and status. */
+function validateConditionRules(
+  rules: ReadonlyArray<{ type: string; status: string; timeout: string }> | undefined,
+  field: string,
+): FieldError[] {
+  const errors: FieldError[] = []
+  const seen = new Map<string, number>()
+  rules?.forEach((condition, index) => {
+    const path = `${field}[${index}]`
+    errors.push(...validateDuration(condition.timeout, `${path}.timeout`))
+    // Two rules for one type and status would race on which timeout applies.
+    const key = `${condition.type}\u0000${condition.status}`
+    const first = seen.get(key)
+    if (first === undefined) seen.set(key, index)
+    else {
+      errors.push({
+        path,
+        message: `Duplicate value: type ${JSON.stringify(condition.type)} with status ${condition.status} is already ${field}[${first}]`,
+      })
+    }
+  })
   return errors
 }

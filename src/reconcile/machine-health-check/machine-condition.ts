@@ -23,6 +23,8 @@ export function describeUnhealthy(detail: UnhealthyDetail, sinceMs?: number): st
       return `Node ${detail.nodeName} is gone`
     case 'condition':
       return `Node ${detail.nodeName}: condition ${detail.type} is ${detail.status} for more than ${formatDuration(detail.timeoutMs)}${since}`
+    case 'machine-condition':
+      return `Machine condition ${detail.type} is ${detail.status} for more than ${formatDuration(detail.timeoutMs)}${since}`
     case 'startup':
       return `no Node joined within nodeStartupTimeout ${formatDuration(detail.timeoutMs)} of provisioning${since}`
   }
@@ -39,7 +41,7 @@ function conditionFor(
       return {
         status: 'True',
         reason: 'UnhealthyConditionPending',
-        message: `Node ${nodeName}: condition ${health.type} is ${health.status} since ${formatTime(health.sinceMs)}; unhealthy at ${formatTime(health.deadlineMs)}`,
+        message: `${health.on === 'node' ? `Node ${nodeName}` : 'Machine'}: condition ${health.type} is ${health.status} since ${formatTime(health.sinceMs)}; unhealthy at ${formatTime(health.deadlineMs)}`,
       }
     case 'starting':
       return {

@@ -11,7 +11,7 @@ import { templateReferenceError } from '../../api/validation/remediation-templat
 import { PermanentError } from '../../errors'
 import type { KubeObject } from '../../kube/resource'
 import type { RemediationMode, RemediationPolicy } from './plan'
-import type { HealthCheckRules } from './target'
+import type { HealthCheckRules, UnhealthyConditionRule } from './target'
 
 /** The parsed spec: evaluation rules, remediation policy and the selector. */
 export interface HealthCheckSpec {
@@ -25,6 +25,17 @@ function durationMs(value: string, path: string): number {
   if (ms === undefined)
     throw new PermanentError('InvalidSpec', `${path}: invalid duration ${value}`)
   return ms
+}
+
+function conditionRules(
+  rules: ReadonlyArray<{ type: string; status: string; timeout: string }> | undefined,
+  field: string,
+): UnhealthyConditionRule[] {
+  return (rules ?? []).map((c, i) => ({
+    type: c.type,
+    status: c.status,
+    timeoutMs: durationMs(c.timeout, `${field}[${i}].timeout`),
+  }))
 }
 
 /**
@@ -62,11 +73,11 @@ export function parseHealthCheckSpec(obj: KubeObject): HealthCheckSpec {
   return {
     selector: spec.selector,
     rules: {
-      unhealthyConditions: (spec.unhealthyConditions ?? []).map((c, i) => ({
-        type: c.type,
-        status: c.status,
-        timeoutMs: durationMs(c.timeout, `spec.unhealthyConditions[${i}].timeout`),
-      })),
+      unhealthyConditions: conditionRules(spec.unhealthyConditions, 'spec.unhealthyConditions'),
+      unhealthyMachineConditions: conditionRules(
+        spec.unhealthyMachineConditions,
+        'spec.unhealthyMachineConditions',
+      ),
       nodeStartupTimeoutMs: durationMs(spec.nodeStartupTimeout, 'spec.nodeStartupTimeout'),
     },
     policy: { maxUnhealthy: spec.maxUnhealthy, maxInFlight: spec.remediation?.maxInFlight, mode },

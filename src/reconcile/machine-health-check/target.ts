@@ -4,7 +4,7 @@
  */
 
 /** The condition the health check owns on each target Machine. */
-export const healthCheckSucceededCondition = 'HealthCheckSucceeded'
+export { healthCheckSucceededCondition } from '../../api/condition-types'
 
 /** A metav1.Condition as read from an object (times as RFC 3339 strings). */
 export interface ObservedCondition {
@@ -46,7 +46,7 @@ export interface Target {
   node?: TargetNode | undefined
 }
 
-/** An unhealthy Node condition from the spec, with its timeout parsed. */
+/** An unhealthy Node or Machine condition from the spec, with its timeout parsed. */
 export interface UnhealthyConditionRule {
   type: string
   status: string
@@ -55,7 +55,10 @@ export interface UnhealthyConditionRule {
 
 /** The parsed parts of a MachineHealthCheck spec that evaluation needs. */
 export interface HealthCheckRules {
+  /** On the Node's conditions. */
   unhealthyConditions: UnhealthyConditionRule[]
+  /** On the Machine's own conditions, whether or not it has a Node. */
+  unhealthyMachineConditions: UnhealthyConditionRule[]
   /** 0 disables the startup check. */
   nodeStartupTimeoutMs: number
 }

@@ -4,19 +4,28 @@
  * exactly then instead of waiting for the next sweep.
  *
  * A target is unhealthy when (first match wins): a human asked for it (`remediate-machine`); the
- * Machine failed (phase Failed or failureReason); its Node is gone after linking; a Node condition
- * in `unhealthyConditions` has held for at least its timeout; or no Node joined within
- * `nodeStartupTimeout` of the Machine being provisioned.
+ * Machine failed (phase Failed or failureReason); a Machine condition in
+ * `unhealthyMachineConditions` has held for at least its timeout (with or without a Node); its Node
+ * is gone after linking; a Node condition in `unhealthyConditions` has held for at least its
+ * timeout; or no Node joined within `nodeStartupTimeout` of the Machine being provisioned. Of the
+ * timers still running, the one that expires first is the one reported.
  */
 
 import { ANNOTATIONS } from '../../api/group'
-import type { HealthCheckRules, Target, TargetMachine } from './target'
+import type {
+  HealthCheckRules,
+  ObservedCondition,
+  Target,
+  TargetMachine,
+  UnhealthyConditionRule,
+} from './target'
 
 /** Why a target is unhealthy; also the reason of its HealthCheckSucceeded=False condition. */
 export type UnhealthyReason =
   | 'RemediationRequested'
   | 'MachineFailed'
   | 'NodeNotFound'
+  | 'UnhealthyMachineCondition'
   | 'UnhealthyNodeCondition'
   | 'NodeStartupTimeout'
 
@@ -24,8 +33,18 @@ export type UnhealthyReason =
 export type TargetHealth =
   /** Linked to a Node that matches no unhealthy condition. */
   | { state: 'healthy' }
-  /** An unhealthy condition matches but its timeout has not passed; `deadlineMs` is when it will. */
-  | { state: 'pending'; type: string; status: string; sinceMs: number; deadlineMs: number }
+  /**
+   * An unhealthy condition (of the Node or of the Machine: `on`) matches but its timeout has not
+   * passed; `deadlineMs` is when it will.
+   */
+  | {
+      state: 'pending'
+      on: ConditionOwner
+      type: string
+      status: string
+      sinceMs: number
+      deadlineMs: number
+    }
   /** No Node yet; `deadlineMs` is set while the startup timer runs (after provisioning). */
   | { state: 'starting'; sinceMs?: number; deadlineMs?: number }
   /** Needs remediation. `sinceMs` is when the failing state began, when known. */
@@ -39,7 +58,11 @@ export type UnhealthyDetail =
   | { kind: 'failed'; failureReason?: string | undefined; failureMessage?: string | undefined }
   | { kind: 'node-gone'; nodeName: string }
   | { kind: 'condition'; nodeName: string; type: string; status: string; timeoutMs: number }
+  | { kind: 'machine-condition'; type: string; status: string; timeoutMs: number }
   | { kind: 'startup'; timeoutMs: number }
+
+/** Whose conditions an unhealthy-condition rule reads. */
+export type ConditionOwner = 'node' | 'machine'
 
 /** The verdict on one target. */
 export interface TargetEvaluation {
@@ -82,18 +105,24 @@ export function provisionedAtMs(machine: TargetMachine): number | undefined {
   return parseTime(machine.lastUpdated) ?? parseTime(machine.creationTimestamp)
 }
 
-function nodeHealth(target: Target, rules: HealthCheckRules, nowMs: number): TargetHealth {
-  const { machine, node } = target
-  const nodeName = machine.nodeRef?.name ?? ''
-  // A Node re-created under the same name is not the Node this Machine became.
-  const uidChanged = node?.uid && machine.nodeRef?.uid && node.uid !== machine.nodeRef.uid
-  if (!node || uidChanged)
-    return { state: 'unhealthy', reason: 'NodeNotFound', detail: { kind: 'node-gone', nodeName } }
-  let expired: Extract<TargetHealth, { state: 'unhealthy' }> | undefined
+type Unhealthy = Extract<TargetHealth, { state: 'unhealthy' }>
+type Pending = Extract<TargetHealth, { state: 'pending' }>
+
+/**
+ * The rules `conditions` match: the one that expired first (unhealthy), else the one that expires
+ * first (pending), else undefined.
+ */
+function conditionHealth(
+  conditions: readonly ObservedCondition[],
+  rules: readonly UnhealthyConditionRule[],
+  subject: { on: ConditionOwner; nodeName: string; nowMs: number },
+): Unhealthy | Pending | undefined {
+  const { on, nodeName, nowMs } = subject
+  let expired: Unhealthy | undefined
   let expiredDeadline = Number.POSITIVE_INFINITY
-  let pending: Extract<TargetHealth, { state: 'pending' }> | undefined
-  for (const rule of rules.unhealthyConditions) {
-    const found = node.conditions.find((c) => c.type === rule.type && c.status === rule.status)
+  let pending: Pending | undefined
+  for (const rule of rules) {
+    const found = conditions.find((c) => c.type === rule.type && c.status === rule.status)
     if (!found) continue
     // Without a transition time we cannot know how long it held; start counting now (never early).
     const sinceMs = parseTime(found.lastTransitionTime) ?? nowMs
@@ -101,14 +130,39 @@ function nodeHealth(target: Target, rules: HealthCheckRules, nowMs: number): Tar
     if (nowMs >= deadlineMs) {
       if (deadlineMs < expiredDeadline) {
         expiredDeadline = deadlineMs
-        const detail = { kind: 'condition' as const, nodeName, ...rule }
-        expired = { state: 'unhealthy', reason: 'UnhealthyNodeCondition', detail, sinceMs }
+        expired =
+          on === 'node'
+            ? {
+                state: 'unhealthy',
+                reason: 'UnhealthyNodeCondition',
+                detail: { kind: 'condition', nodeName, ...rule },
+                sinceMs,
+              }
+            : {
+                state: 'unhealthy',
+                reason: 'UnhealthyMachineCondition',
+                detail: { kind: 'machine-condition', ...rule },
+                sinceMs,
+              }
       }
     } else if (!pending || deadlineMs < pending.deadlineMs) {
-      pending = { state: 'pending', type: rule.type, status: rule.status, sinceMs, deadlineMs }
+      pending = { state: 'pending', on, type: rule.type, status: rule.status, sinceMs, deadlineMs }
     }
   }
-  return expired ?? pending ?? { state: 'healthy' }
+  return expired ?? pending
+}
+
+function nodeHealth(target: Target, rules: HealthCheckRules, nowMs: number): TargetHealth {
+  const { machine, node } = target
+  const nodeName = machine.nodeRef?.name ?? ''
+  // A Node re-created under the same name is not the Node this Machine became.
+  const uidChanged = node?.uid && machine.nodeRef?.uid && node.uid !== machine.nodeRef.uid
+  if (!node || uidChanged)
+    return { state: 'unhealthy', reason: 'NodeNotFound', detail: { kind: 'node-gone', nodeName } }
+  const subject = { on: 'node' as const, nodeName, nowMs }
+  return (
+    conditionHealth(node.conditions, rules.unhealthyConditions, subject) ?? { state: 'healthy' }
+  )
 }
 
 function startupHealth(
@@ -140,8 +194,27 @@ export function targetHealth(target: Target, rules: HealthCheckRules, nowMs: num
     }
     return { state: 'unhealthy', reason: 'MachineFailed', detail }
   }
-  if (machine.nodeRef) return nodeHealth(target, rules, nowMs)
-  return startupHealth(machine, rules, nowMs)
+  const own = conditionHealth(machine.conditions, rules.unhealthyMachineConditions, {
+    on: 'machine',
+    nodeName: machine.nodeRef?.name ?? '',
+    nowMs,
+  })
+  if (own?.state === 'unhealthy') return own
+  const rest = machine.nodeRef
+    ? nodeHealth(target, rules, nowMs)
+    : startupHealth(machine, rules, nowMs)
+  return own ? earlierTimer(own, rest) : rest
+}
+
+/**
+ * A pending Machine condition beside the Node's (or the startup's) verdict: an expired check
+ * wins, then whichever timer expires first, so the reconcile requeues for the nearest one.
+ */
+function earlierTimer(own: Pending, rest: TargetHealth): TargetHealth {
+  if (rest.state === 'unhealthy' || rest.state === 'deleting') return rest
+  if (rest.state === 'healthy') return own
+  const restDeadline = rest.deadlineMs ?? Number.POSITIVE_INFINITY
+  return own.deadlineMs < restDeadline ? own : rest
 }
 
 /** Evaluates every target at `now`; `nextCheckAtMs` is the earliest pending deadline. */

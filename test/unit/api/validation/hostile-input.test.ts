@@ -219,6 +219,26 @@ const refused: Array<[string, Obj, string]> = [
     'spec.unhealthyConditions[1]',
   ],
   [
+    'a duplicate unhealthy Machine condition',
+    check({
+      unhealthyMachineConditions: [
+        condition('StatusChecksPassed', 'False', '5m'),
+        condition('StatusChecksPassed', 'False', '1m'),
+      ],
+    }),
+    'spec.unhealthyMachineConditions[1]',
+  ],
+  [
+    "a Machine condition on the health check's own verdict",
+    check({ unhealthyMachineConditions: [condition('HealthCheckSucceeded', 'False')] }),
+    'spec.unhealthyMachineConditions[0].type',
+  ],
+  [
+    'a Machine condition timeout the runtime cannot set',
+    check({ unhealthyMachineConditions: [condition('StatusChecksPassed', 'False', '720h')] }),
+    'spec.unhealthyMachineConditions[0].timeout',
+  ],
+  [
     'a Secret as remediation template',
     check(template('v1', 'Secret')),
     'spec.remediation.externalTemplateRef.apiVersion',
@@ -291,6 +311,16 @@ const accepted: Array<[string, Obj]> = [
   [
     'Ready False and Ready Unknown',
     check({ unhealthyConditions: [condition('Ready', 'False'), condition('Ready', 'Unknown')] }),
+  ],
+  [
+    'the same condition type on the Node and on the Machine',
+    check({
+      unhealthyConditions: [condition('Ready', 'False')],
+      unhealthyMachineConditions: [
+        condition('Ready', 'False'),
+        condition('StatusChecksPassed', 'False'),
+      ],
+    }),
   ],
   [
     'a Cluster API remediation template',

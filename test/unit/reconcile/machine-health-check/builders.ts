@@ -25,6 +25,7 @@ export const rules: HealthCheckRules = {
     { type: 'Ready', status: 'False', timeoutMs: 5 * minute },
     { type: 'Ready', status: 'Unknown', timeoutMs: 5 * minute },
   ],
+  unhealthyMachineConditions: [],
   nodeStartupTimeoutMs: 10 * minute,
 }
 

@@ -5,7 +5,8 @@ import {
   machineHealthCondition,
 } from '../../../../src/reconcile/machine-health-check/machine-condition'
 import type { Target } from '../../../../src/reconcile/machine-health-check/target'
-import { ago, evaluate, linked, machine, minute, notReady, now } from './builders'
+import { evaluateTargets } from '../../../../src/reconcile/machine-health-check/targets'
+import { ago, evaluate, linked, machine, minute, notReady, now, rules } from './builders'
 
 const earlier = '2026-12-01T11:00:00Z'
 
@@ -88,6 +89,44 @@ describe('machineHealthCondition', () => {
       ...expected,
       lastTransitionTime: '2026-12-01T12:00:00Z',
     })
+  })
+
+  it.each<[string, number, { status: string; reason: string; message: string }]>([
+    [
+      'a pending Machine condition names the Machine',
+      minute,
+      {
+        status: 'True',
+        reason: 'UnhealthyConditionPending',
+        message:
+          'Machine: condition StatusChecksPassed is False since 2026-12-01T11:59:00Z; unhealthy at 2026-12-01T12:01:00Z',
+      },
+    ],
+    [
+      'an expired Machine condition says which and for how long',
+      3 * minute,
+      {
+        status: 'False',
+        reason: 'UnhealthyMachineCondition',
+        message:
+          'Machine condition StatusChecksPassed is False for more than 2m (since 2026-12-01T11:57:00Z)',
+      },
+    ],
+  ])('%s', (_name, sinceMsAgo, expected) => {
+    const machineRules = {
+      ...rules,
+      unhealthyMachineConditions: [
+        { type: 'StatusChecksPassed', status: 'False', timeoutMs: 2 * minute },
+      ],
+    }
+    const failing = {
+      type: 'StatusChecksPassed',
+      status: 'False',
+      lastTransitionTime: ago(sinceMsAgo),
+    }
+    const target = linked('a', undefined, { conditions: [failing] })
+    const [e] = evaluateTargets([target], machineRules, now).evaluations
+    expect(e && machineHealthCondition(e, undefined, now)).toMatchObject(expected)
   })
 
   it('keeps lastTransitionTime while the status holds and moves it on a flip', () => {

@@ -14,9 +14,27 @@ describe('parseHealthCheckSpec', () => {
       selector,
       rules: {
         unhealthyConditions: [{ type: 'Ready', status: 'False', timeoutMs: 90_000 }],
+        unhealthyMachineConditions: [],
         nodeStartupTimeoutMs: 600_000,
       },
       policy: { maxUnhealthy: '100%', maxInFlight: undefined, mode: { type: 'delete' } },
+    })
+  })
+
+  it('parses unhealthyMachineConditions beside the Node conditions', () => {
+    const spec = parseHealthCheckSpec({
+      spec: {
+        selector,
+        unhealthyMachineConditions: [
+          { type: 'StatusChecksPassed', status: 'False', timeout: '2m' },
+        ],
+      },
+    })
+    expect(spec.rules).toMatchObject({
+      unhealthyConditions: [],
+      unhealthyMachineConditions: [
+        { type: 'StatusChecksPassed', status: 'False', timeoutMs: 120_000 },
+      ],
     })
   })
 

@@ -18,6 +18,7 @@ import {
 } from './builders'
 
 const second = 1000
+const hour = 60 * minute
 
 describe('evaluateTargets', () => {
   it.each<[string, Target, Partial<TargetHealth> & { state: TargetHealth['state'] }]>([
@@ -202,5 +203,107 @@ describe('provisionedAtMs', () => {
     ],
   ])('%s', (_name, m, expected) => {
     expect(provisionedAtMs(m)).toBe(expected)
+  })
+})
+
+describe('evaluateTargets with unhealthyMachineConditions', () => {
+  /** StatusChecksPassed=False for 2m, InstanceHealthy=False for 10m. */
+  const withMachineRules = {
+    ...rules,
+    unhealthyMachineConditions: [
+      { type: 'StatusChecksPassed', status: 'False', timeoutMs: 2 * minute },
+      { type: 'InstanceHealthy', status: 'False', timeoutMs: 10 * minute },
+    ],
+  }
+  const failing = (sinceMsAgo: number) => nodeCondition('StatusChecksPassed', 'False', sinceMsAgo)
+
+  it.each<[string, Target, Partial<TargetHealth> & { state: TargetHealth['state'] }]>([
+    [
+      'a Machine condition past its timeout is unhealthy though the Node is Ready',
+      linked('a', undefined, { conditions: [failing(3 * minute)] }),
+      {
+        state: 'unhealthy',
+        reason: 'UnhealthyMachineCondition',
+        sinceMs: nowMs - 3 * minute,
+        detail: {
+          kind: 'machine-condition',
+          type: 'StatusChecksPassed',
+          status: 'False',
+          timeoutMs: 2 * minute,
+        },
+      },
+    ],
+    [
+      'a Machine condition within its timeout is pending on the Machine',
+      linked('a', undefined, { conditions: [failing(minute)] }),
+      { state: 'pending', on: 'machine', deadlineMs: nowMs + minute },
+    ],
+    [
+      'the same condition with another status does not match',
+      linked('a', undefined, { conditions: [nodeCondition('StatusChecksPassed', 'True', hour)] }),
+      { state: 'healthy' },
+    ],
+    [
+      'a Machine condition counts before a Node has joined',
+      { machine: machine('a', { nodeRef: undefined, conditions: [failing(3 * minute)] }) },
+      { state: 'unhealthy', reason: 'UnhealthyMachineCondition' },
+    ],
+    [
+      'an expired Node condition wins over a pending Machine condition',
+      notReady('a', 6 * minute, { conditions: [failing(minute)] }),
+      { state: 'unhealthy', reason: 'UnhealthyNodeCondition' },
+    ],
+    [
+      'of a pending Node and a pending Machine condition the earlier deadline is reported',
+      notReady('a', 2 * minute, { conditions: [failing(90 * second)] }),
+      { state: 'pending', on: 'machine', deadlineMs: nowMs + 30 * second },
+    ],
+    [
+      'a pending Node condition due first is reported over the Machine condition',
+      notReady('a', 4 * minute + 50 * second, { conditions: [failing(30 * second)] }),
+      { state: 'pending', on: 'node', deadlineMs: nowMs + 10 * second },
+    ],
+    [
+      'a Machine condition due before the node startup timeout is reported while starting',
+      {
+        machine: machine('a', {
+          nodeRef: undefined,
+          phase: 'Provisioned',
+          lastUpdated: ago(minute),
+          conditions: [failing(minute)],
+        }),
+      },
+      { state: 'pending', on: 'machine', deadlineMs: nowMs + minute },
+    ],
+    [
+      'of two expired Machine conditions the one that expired first is the reason',
+      linked('a', undefined, {
+        conditions: [failing(3 * minute), nodeCondition('InstanceHealthy', 'False', 20 * minute)],
+      }),
+      {
+        state: 'unhealthy',
+        detail: {
+          kind: 'machine-condition',
+          type: 'InstanceHealthy',
+          status: 'False',
+          timeoutMs: 10 * minute,
+        },
+      },
+    ],
+  ])('%s', (_name, target, expected) => {
+    const [evaluation] = evaluateTargets([target], withMachineRules, now).evaluations
+    expect(evaluation?.health).toMatchObject(expected)
+  })
+
+  it('requeues at the Machine condition deadline', () => {
+    const target = linked('a', undefined, { conditions: [failing(minute)] })
+    expect(evaluateTargets([target], withMachineRules, now).nextCheckAtMs).toBe(nowMs + minute)
+  })
+
+  it('ignores Machine conditions when the health check names none', () => {
+    const target = linked('a', undefined, { conditions: [failing(hour)] })
+    expect(evaluateTargets([target], rules, now).evaluations[0]?.health).toEqual({
+      state: 'healthy',
+    })
   })
 })
