@@ -1,6 +1,6 @@
 /**
- * @module MachineDeployment v1alpha1 <-> v1beta1: rollbackTo, deletePolicy, phase, conditions and
- * lastProgressTime are hub-only.
+ * @module MachineDeployment v1alpha1 <-> v1beta1: rollbackTo, deletePolicy, disruption, phase,
+ * conditions and lastProgressTime are hub-only.
  */
 import type { machineDeploymentV1alpha1Schema } from '../v1alpha1/machine-deployment'
 import type { machineDeploymentSchema } from '../v1beta1/machine-deployment'
@@ -58,6 +58,7 @@ export const machineDeploymentConverter: ConverterOf<Types> = {
       data: {
         ...replicated.data,
         rollbackTo: spec.rollbackTo,
+        disruption: spec.disruption,
         deletePolicy: isRecord(spec.strategy?.rollingUpdate)
           ? spec.strategy.rollingUpdate.deletePolicy
           : undefined,
@@ -72,6 +73,7 @@ export const machineDeploymentConverter: ConverterOf<Types> = {
       paused: spec.paused,
       progressDeadlineSeconds: spec.progressDeadlineSeconds,
       rollbackTo: data.rollbackTo as Types['hubSpec']['rollbackTo'],
+      disruption: data.disruption as Types['hubSpec']['disruption'],
     }),
   statusDown: (status) => ({
     value: compact({

@@ -37,6 +37,7 @@ export function machineSpecToV1alpha1(spec: HubSpec): Lowered<SpokeSpec> {
       nodeDeletionTimeout: spec.nodeDeletionTimeout,
       failureDomain: spec.failureDomain,
       provisioningTimeout: spec.provisioningTimeout,
+      expireAfter: spec.expireAfter,
     },
   }
 }
@@ -62,6 +63,7 @@ export function machineSpecToHub(spec: SpokeSpec, data: ConversionData): HubSpec
     nodeDeletionTimeout: data.nodeDeletionTimeout as string | undefined,
     failureDomain: data.failureDomain as string | undefined,
     provisioningTimeout: data.provisioningTimeout as string | undefined,
+    expireAfter: data.expireAfter as string | undefined,
   })
 }
 

@@ -2,6 +2,7 @@
 import { z } from 'zod'
 import { timestampSchema } from '../shared/conditions'
 import { countSchema } from '../shared/counts'
+import { disruptionSchema } from '../shared/disruption-budget-schema'
 import { intOrPercentSchema } from '../shared/int-or-string-schema'
 import { labelSelectorSchema } from '../shared/label-selector-schema'
 import { lazySchema } from '../shared/lazy-schema'
@@ -82,6 +83,7 @@ export const machineDeploymentSpecSchema = lazySchema(() =>
         })
         .optional()
         .describe('Requests a rollback; the controller clears it once done.'),
+      disruption: disruptionSchema().optional(),
     })
     .describe('The desired state of a MachineDeployment.'),
 )

@@ -105,6 +105,12 @@ export const machineSpecSchema = lazySchema(() =>
           'with reason ProvisioningTimeout and its instance terminated (its MachineSet replaces it); ' +
           'unset means 15m, 0 means no limit.',
       ).optional(),
+      expireAfter: durationSchema(
+        'How long the Machine may live: once it is older than this, its MachineSet replaces it, ' +
+          'the replacement created first (surge) and the oldest expired Machine first, within the ' +
+          "MachineDeployment's disruption budgets for reason Expiry. Unset means never; changing " +
+          'it never rolls Machines out (it is propagated in place). At most 87600h.',
+      ).optional(),
     })
     .meta({
       'x-kubernetes-validations': [

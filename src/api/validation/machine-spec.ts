@@ -1,7 +1,7 @@
 /** @module Rules for a Machine spec, shared by Machines and the templates of sets and deployments. */
 import type { ProviderSpecSchemas } from '../shared/provider-spec'
 import type { MachineSpec } from '../v1beta1/machine'
-import { validateDuration } from './duration-rules'
+import { validateDuration, validateExpireAfter } from './duration-rules'
 import { checkSchema, type FieldError } from './field-errors'
 import { forbiddenKeyError, providerDataSizeError } from './json-bounds'
 import { validateTaint, validateTemplateMeta } from './label-rules'
@@ -50,6 +50,7 @@ export function validateMachineSpec(
   ] as const) {
     errors.push(...validateDuration(spec[field], `${path}.${field}`))
   }
+  errors.push(...validateExpireAfter(spec.expireAfter, `${path}.expireAfter`))
   spec.taints?.forEach((taint, index) => {
     errors.push(...validateTaint(taint, `${path}.taints[${index}]`))
     const reserved = RESERVED_TAINT_PREFIXES.some((prefix) => taint.key.startsWith(prefix))

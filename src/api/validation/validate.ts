@@ -7,6 +7,7 @@ import type { MachineClass } from '../v1beta1/machine-class'
 import type { MachineDeployment } from '../v1beta1/machine-deployment'
 import type { MachineHealthCheck } from '../v1beta1/machine-health-check'
 import type { MachineSet } from '../v1beta1/machine-set'
+import { validateDisruptionBudgets } from './disruption-rules'
 import { checkSchema, type FieldError } from './field-errors'
 import { validateHealthCheck } from './health-check-rules'
 import { validateMachineSpec, validateProviderSpec } from './machine-spec'
@@ -72,7 +73,11 @@ function setRules(
     ...validateSelectorUnchanged(set.spec, old?.spec),
     ...validateMachineSpec(set.spec.template.spec, 'spec.template.spec', deps.providerSchemas),
   ]
-  if (set.kind === 'MachineDeployment') errors.push(...strategyRules(set as MachineDeployment))
+  if (set.kind === 'MachineDeployment') {
+    const deployment = set as MachineDeployment
+    errors.push(...strategyRules(deployment))
+    errors.push(...validateDisruptionBudgets(deployment.spec.disruption?.budgets))
+  }
   return errors
 }
 

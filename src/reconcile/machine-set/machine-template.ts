@@ -2,7 +2,7 @@
  * @module From a MachineSet's template to Machines: the Machine to create for a slot, and the
  * merge patch that brings an existing Machine's in-place fields up to date. In-place fields are
  * those that need no new instance: template labels and annotations, Node metadata and taints,
- * and the drain / volume-detach / Node-deletion timeouts.
+ * the drain / volume-detach / Node-deletion timeouts and expireAfter.
  */
 import { isDeepStrictEqual } from 'node:util'
 import { HUB_API_VERSION } from '../../api/group'
@@ -16,6 +16,8 @@ export const IN_PLACE_SPEC_FIELDS = [
   'nodeVolumeDetachTimeout',
   'nodeDeletionTimeout',
   'provisioningTimeout',
+  // A lifetime policy: changing it re-times the Machines, it never needs new ones.
+  'expireAfter',
 ] as const
 
 /**
