@@ -50,6 +50,11 @@ export const ANNOTATIONS = {
    * rebalance, scheduled maintenance, state change), written by the EC2 notice source.
    */
   instanceNotice: `${API_GROUP}/instance-notice`,
+  /**
+   * On a Machine without a controller (no MachineSet): `"true"` deletes it when EC2 announces its
+   * interruption, stop, termination or maintenance (a set-owned Machine is replaced by its set).
+   */
+  deleteOnInterruption: `${API_GROUP}/delete-on-interruption`,
   /** On a Machine: a human asks for remediation now (Cluster API's `remediate-machine`). */
   remediateMachine: `${API_GROUP}/remediate-machine`,
   /** On a Machine: never remediate it (it is still evaluated and reported). */

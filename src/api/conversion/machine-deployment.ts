@@ -1,6 +1,6 @@
 /**
- * @module MachineDeployment v1alpha1 <-> v1beta1: rollbackTo, deletePolicy, disruption, phase,
- * conditions and lastProgressTime are hub-only.
+ * @module MachineDeployment v1alpha1 <-> v1beta1: rollbackTo, deletePolicy, disruption,
+ * interruption, phase, conditions and lastProgressTime are hub-only.
  */
 import type { machineDeploymentV1alpha1Schema } from '../v1alpha1/machine-deployment'
 import type { machineDeploymentSchema } from '../v1beta1/machine-deployment'
@@ -59,6 +59,7 @@ export const machineDeploymentConverter: ConverterOf<Types> = {
         ...replicated.data,
         rollbackTo: spec.rollbackTo,
         disruption: spec.disruption,
+        interruption: spec.interruption,
         deletePolicy: isRecord(spec.strategy?.rollingUpdate)
           ? spec.strategy.rollingUpdate.deletePolicy
           : undefined,
@@ -74,6 +75,7 @@ export const machineDeploymentConverter: ConverterOf<Types> = {
       progressDeadlineSeconds: spec.progressDeadlineSeconds,
       rollbackTo: data.rollbackTo as Types['hubSpec']['rollbackTo'],
       disruption: data.disruption as Types['hubSpec']['disruption'],
+      interruption: data.interruption as Types['hubSpec']['interruption'],
     }),
   statusDown: (status) => ({
     value: compact({

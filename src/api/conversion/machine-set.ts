@@ -1,4 +1,7 @@
-/** @module MachineSet v1alpha1 <-> v1beta1: the template converts like a Machine spec. */
+/**
+ * @module MachineSet v1alpha1 <-> v1beta1: the template converts like a Machine spec; `interruption`
+ * is hub-only.
+ */
 import type { machineSetV1alpha1Schema } from '../v1alpha1/machine-set'
 import type { machineSetSchema } from '../v1beta1/machine-set'
 import { type ConversionData, compact, dataObject } from './conversion-data'
@@ -98,11 +101,15 @@ export const machineSetConverter: ConverterOf<Types> = {
     const replicated = replicatedSpecDown(spec)
     return {
       value: compact({ ...replicated.value, deletePolicy: spec.deletePolicy }),
-      data: replicated.data,
+      data: { ...replicated.data, interruption: spec.interruption },
     }
   },
   specUp: (spec, data) =>
-    compact({ ...replicatedSpecUp(spec, data), deletePolicy: spec.deletePolicy }),
+    compact({
+      ...replicatedSpecUp(spec, data),
+      deletePolicy: spec.deletePolicy,
+      interruption: data.interruption as Types['hubSpec']['interruption'],
+    }),
   statusDown: (status) => ({
     value: compact({
       ...replicaCounts(status),

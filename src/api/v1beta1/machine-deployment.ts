@@ -7,6 +7,7 @@ import { intOrPercentSchema } from '../shared/int-or-string-schema'
 import { labelSelectorSchema } from '../shared/label-selector-schema'
 import { lazySchema } from '../shared/lazy-schema'
 import { hubResourceSchema, hubStatusSchema } from '../shared/resource'
+import { interruptionPolicySchema } from './interruption-policy'
 import {
   DELETE_POLICIES,
   desiredReplicasSchema,
@@ -84,6 +85,11 @@ export const machineDeploymentSpecSchema = lazySchema(() =>
         .optional()
         .describe('Requests a rollback; the controller clears it once done.'),
       disruption: disruptionSchema().optional(),
+      interruption: interruptionPolicySchema()
+        .optional()
+        .describe(
+          'What the sets do when EC2 announces that a Machine is going; copied to every set without a rollout.',
+        ),
     })
     .describe('The desired state of a MachineDeployment.'),
 )

@@ -6,6 +6,7 @@ import { labelSelectorSchema } from '../shared/label-selector-schema'
 import { lazySchema } from '../shared/lazy-schema'
 import { templateMetaSchema } from '../shared/meta'
 import { hubResourceSchema, hubStatusSchema } from '../shared/resource'
+import { interruptionPolicySchema } from './interruption-policy'
 import { machineSpecSchema } from './machine'
 
 /** The template a set stamps Machines from. */
@@ -67,6 +68,7 @@ export const machineSetSpecSchema = lazySchema(() =>
         .max(86_400)
         .default(0)
         .describe('Seconds a Machine must be Ready before it counts as available.'),
+      interruption: interruptionPolicySchema().optional(),
     })
     .describe('The desired state of a MachineSet.'),
 )

@@ -80,13 +80,14 @@ export function desiredMachineSet(
       template: setTemplate(md, hash),
       deletePolicy: deletePolicyOf(md),
       minReadySeconds: md.spec.minReadySeconds ?? 0,
+      ...(md.spec.interruption ? { interruption: structuredClone(md.spec.interruption) } : {}),
     },
   }
 }
 
 /**
- * The merge patch that brings `set` up to date without a rollout: deletePolicy and
- * minReadySeconds for every set; for the current one also template labels, annotations and the
+ * The merge patch that brings `set` up to date without a rollout: deletePolicy,
+ * minReadySeconds and the interruption policy for every set; for the current one also template labels, annotations and the
  * in-place Machine fields (which its MachineSet then propagates to the Machines).
  */
 export function inPlaceSetPatch(
@@ -98,6 +99,8 @@ export function inPlaceSetPatch(
   if (set.spec.deletePolicy !== deletePolicyOf(md)) spec.deletePolicy = deletePolicyOf(md)
   const minReady = md.spec.minReadySeconds ?? 0
   if ((set.spec.minReadySeconds ?? 0) !== minReady) spec.minReadySeconds = minReady
+  const interruption = mergePatchFor(set.spec.interruption ?? {}, md.spec.interruption ?? {})
+  if (interruption !== undefined) spec.interruption = interruption
   if (current) {
     const hash = set.metadata.labels?.[LABELS.templateHash] ?? ''
     const want = setTemplate(md, hash)

@@ -28,21 +28,33 @@ export interface ExecutionReport {
 }
 
 /**
- * Runs `actions` for `set`, at most `parallelism` at a time. The report lists what took effect in
- * the plan's order (victims first to go first), not in the order the calls happened to finish.
+ * Runs `actions` for `set`, at most `parallelism` at a time, deletes after everything else: an
+ * interrupted Machine's replacement is asked for before the Machine goes (interruption-plan.ts).
+ * The report lists what took effect in the plan's order (victims first to go first), not in the
+ * order the calls happened to finish.
  */
 export async function executeMachineSetActions(
   deps: ReconcileDeps,
   set: MachineSetObject,
   actions: MachineSetAction[],
 ): Promise<ExecutionReport> {
-  const outcomes = await mapConcurrently(actions, parallelism, async (action) => {
+  const attempt = async (action: MachineSetAction) => {
     try {
-      return (await run(deps, set, action)) ? 'done' : 'skipped'
+      return (await run(deps, set, action)) ? ('done' as const) : ('skipped' as const)
     } catch (error) {
       return { error }
     }
-  })
+  }
+  const first = actions.filter((a) => a.type !== 'delete')
+  const last = actions.filter((a) => a.type === 'delete')
+  const results = new Map<MachineSetAction, Awaited<ReturnType<typeof attempt>>>()
+  for (const wave of [first, last]) {
+    const outcomes = await mapConcurrently(wave, parallelism, attempt)
+    wave.forEach((action, i) => {
+      results.set(action, outcomes[i] ?? 'skipped')
+    })
+  }
+  const outcomes = actions.map((action) => results.get(action))
   const report: ExecutionReport = {
     created: [],
     deleted: [],

@@ -13,6 +13,7 @@
 import { ANNOTATIONS } from '../../api/group'
 import { requiresLabel, selectorMatches } from '../../api/shared/label-selector'
 import { victimReason } from './delete-order'
+import { planInterruptions } from './interruption-plan'
 import { desiredMachine, inPlacePatch } from './machine-template'
 import { planReplacement, type ReplacementPlan, type ReplacementSettings } from './replacement'
 import { planMachineSetScale } from './scale-plan'
@@ -97,8 +98,16 @@ export function planMachineSet(
   for (const machine of release) actions.push({ type: 'release', machine })
   for (const machine of adopt) actions.push({ type: 'adopt', machine })
   const owned = [...controlled.filter((m) => !release.includes(m)), ...adopt]
-  const replacement = planReplacement({
+  const interruptions = planInterruptions({
     owned,
+    replicas: set.spec.replicas ?? 0,
+    policy: set.spec.interruption,
+    now: obs.now,
+  })
+  // An interrupted Machine is not a replica: it is leaving, and its replacement takes its place.
+  const staying = owned.filter((m) => !interruptions.interrupted.has(m))
+  const replacement = planReplacement({
+    owned: staying,
     previous,
     now: obs.now,
     classGeneration: obs.classGeneration,
@@ -121,16 +130,18 @@ export function planMachineSet(
     setUid: uid ?? '',
     replicas: set.spec.replicas ?? 0,
     deletePolicy: policy,
-    machines: owned.map(deletingNow),
+    machines: staying.map(deletingNow),
     takenNames: new Set(obs.machines.map((m) => m.metadata.name)),
     ...(options.maxBatch === undefined ? {} : { maxBatch: options.maxBatch }),
   })
+  // Within the surge bound; what does not fit is created as interrupted Machines go.
+  scale.create = scale.create.slice(0, interruptions.createRoom)
   const createDisabled = set.metadata.annotations?.[ANNOTATIONS.disableMachineCreate] === 'true'
   if (!createDisabled) {
     // A template that names its zone keeps it; otherwise each new Machine evens the zones out.
     const zones = set.spec.template.spec.failureDomain
       ? []
-      : chooseZones(obs.zones ?? [], owned.map(deletingNow), scale.create.length)
+      : chooseZones(obs.zones ?? [], staying.map(deletingNow), scale.create.length)
     scale.create.forEach((name, i) => {
       actions.push({ type: 'create', machine: desiredMachine(set, name, zones[i]) })
     })
@@ -138,7 +149,10 @@ export function planMachineSet(
   for (const machine of scale.delete) {
     actions.push({ type: 'delete', machine, reason: victimReason(machine, policy) })
   }
-  const leaving = new Set(scale.delete)
+  for (const { machine, reason } of interruptions.delete) {
+    actions.push({ type: 'delete', machine, reason })
+  }
+  const leaving = new Set([...scale.delete, ...interruptions.delete.map((d) => d.machine)])
   for (const machine of owned) {
     if (isDeleting(machine) || leaving.has(machine) || replaced.has(machine)) continue
     const patch = inPlacePatch(set, machine)
@@ -149,6 +163,7 @@ export function planMachineSet(
       ? (options.batchDelayMs ?? 1000)
       : undefined,
     replacement.requeueAfterMs,
+    interruptions.requeueAfterMs,
   ].filter((t): t is number => t !== undefined)
   return {
     actions,

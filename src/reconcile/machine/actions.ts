@@ -39,6 +39,11 @@ export type MachineAction =
   /** `giveUpOnFailure`: nodeDeletionTimeout has passed, so a failed delete leaves the Node. */
   | { type: 'delete-node'; nodeName: string; giveUpOnFailure: boolean }
   | { type: 'remove-finalizer' }
+  /**
+   * A standalone Machine that opted in (machine-api.dev/delete-on-interruption) deletes itself on
+   * an interruption; `reason` words the Event.
+   */
+  | { type: 'delete-machine'; reason: string }
 
 /** An Event the planner asks for (the recorder counts repeats instead of adding Events). */
 export interface PlannedEvent {

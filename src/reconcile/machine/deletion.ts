@@ -11,6 +11,7 @@ import { ANNOTATIONS } from '../../api/group'
 import { parseDurationMs } from '../../api/shared/duration'
 import type { KubeObject } from '../../kube/resource'
 import { findCondition } from '../shared/conditions'
+import { interruptionOf } from '../shared/interruption'
 import {
   hasFinalizer,
   type MachineAction,
@@ -60,6 +61,11 @@ export interface DeletionObservation {
   node?: { name: string; unreachable: boolean; attachedVolumes: string[]; deleting?: boolean }
   /** The provider reports no instance for this Machine (deleted, or never created). */
   instanceGone: boolean
+  /**
+   * When EC2 said the instance goes (ms since the epoch; shared/interruption.ts): the drain and
+   * the volume wait stop there, so the instance is terminated by us rather than under the pods.
+   */
+  interruptionDeadlineMs?: number | undefined
 }
 
 /** The next step: an action, or a wait with the Deleting condition's reason. */
@@ -108,7 +114,7 @@ export function planDeletionPass(
     // One last lookup, so a Node that joined just before deletion is still drained and removed.
     return { action: { type: 'find-node', providerID }, events: [] }
   }
-  const step = nextDeletionStep(deletionObservation(obs), now)
+  const step = nextDeletionStep(deletionObservation(obs, now), now)
   const startTimers = step.startTimers as Record<string, string>
   if (!('wait' in step.next)) return { action: step.next, events: [], startTimers }
   const waitMs =
@@ -140,7 +146,10 @@ export function nextDeletionStep(obs: DeletionObservation, now: Date): DeletionS
       const skip = drainSkipReason(obs, now)
       if (skip) return act({ type: 'skip-drain', reason: skip })
       const node = obs.node as NonNullable<DeletionObservation['node']>
-      const due = deadline(timers.nodeDrainStartTime, timeoutsMs.nodeDrain, now)
+      const due = earliest(
+        deadline(timers.nodeDrainStartTime, timeoutsMs.nodeDrain, now),
+        obs.interruptionDeadlineMs,
+      )
       return {
         // One drain pass per reconcile: evictions take time; look again later.
         next:
@@ -164,7 +173,10 @@ export function nextDeletionStep(obs: DeletionObservation, now: Date): DeletionS
       const volumes = obs.node?.attachedVolumes ?? []
       if (volumes.length > 0) {
         const start = timers.waitForNodeVolumeDetachStartTime
-        const due = deadline(start, timeoutsMs.nodeVolumeDetach, now)
+        const due = earliest(
+          deadline(start, timeoutsMs.nodeVolumeDetach, now),
+          obs.interruptionDeadlineMs,
+        )
         const message = `Waiting for volumes to detach: ${volumes.slice(0, 5).join(', ')}`
         return {
           next: { wait: { reason: 'WaitingForVolumeDetach', message }, on: 'stage' },
@@ -196,7 +208,7 @@ export function nextDeletionStep(obs: DeletionObservation, now: Date): DeletionS
 }
 
 /** The deletion sequence's inputs, from the observation. */
-function deletionObservation(obs: MachineObservation): DeletionObservation {
+function deletionObservation(obs: MachineObservation, now: Date): DeletionObservation {
   const { machine } = obs
   const facts = obs.deletion ?? noDeletionFacts
   const node = obs.node.state === 'found' ? obs.node.node : undefined
@@ -205,7 +217,10 @@ function deletionObservation(obs: MachineObservation): DeletionObservation {
     obs.instance.state === 'absent' ||
     (obs.providerProblem !== undefined && !machine.spec.providerID)
   const deletedAt = (machine as KubeObject).metadata?.deletionTimestamp
+  // Any notice with a deadline bounds the drain, whatever made the Machine go.
+  const interruption = interruptionOf(machine, 'Replace', now)
   return {
+    interruptionDeadlineMs: interruption?.drainDeadlineMs,
     annotations: machine.metadata.annotations ?? {},
     specHooks: {
       preDrain: (machine.spec.lifecycleHooks?.preDrain ?? []).map((h) => h.name),
@@ -273,9 +288,19 @@ function deadline(
   return start + timeoutMs
 }
 
+function earliest(a: number | undefined, b: number | undefined): number | undefined {
+  if (a === undefined) return b
+  return b === undefined ? a : Math.min(a, b)
+}
+
+function passed(at: number | undefined, now: Date): boolean {
+  return at !== undefined && !Number.isNaN(at) && now.getTime() >= at
+}
+
 function drainSkipReason(obs: DeletionObservation, now: Date): DrainSkipReason | undefined {
   if (!obs.node) return 'NodeNotFound'
   if (excludeDrainAnnotation in obs.annotations) return 'DrainExcluded'
+  if (passed(obs.interruptionDeadlineMs, now)) return 'InterruptionDeadline'
   if (expired(obs.timers.nodeDrainStartTime, obs.timeoutsMs.nodeDrain, now)) {
     return 'NodeDrainTimeout'
   }
@@ -290,6 +315,7 @@ function volumeWaitSkipReason(
   // An unreachable kubelet never reports volumes as detached; waiting would only burn the timeout.
   if (obs.node.unreachable) return 'NodeUnreachable'
   if (excludeVolumeWaitAnnotation in obs.annotations) return 'VolumeWaitExcluded'
+  if (passed(obs.interruptionDeadlineMs, now)) return 'InterruptionDeadline'
   if (expired(obs.timers.waitForNodeVolumeDetachStartTime, obs.timeoutsMs.nodeVolumeDetach, now)) {
     return 'VolumeDetachTimeout'
   }

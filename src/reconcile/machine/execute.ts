@@ -79,6 +79,14 @@ const executors: { [K in MachineAction['type']]: Execute<K> } = {
       return { error: errorMessage(error) }
     }
   },
+  'delete-machine': async ({ deps }, { machine }) => {
+    const ref = refOf(machine as KubeObject)
+    // The uid precondition: never the namesake of a Machine deleted meanwhile.
+    const outcome = await deps.kube.delete(machineApiTypes.machine, ref, {
+      uid: machine.metadata.uid ?? '',
+    })
+    return { deleted: outcome !== false }
+  },
   'remove-finalizer': async ({ deps }, { machine }) => ({
     machine: await patchMachine(deps, machine, {
       metadata: { finalizers: withoutOurFinalizers(machine) },

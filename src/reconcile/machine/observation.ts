@@ -57,13 +57,19 @@ export interface DeletionTimers {
 }
 
 /** Why the drain ended without completing. */
-export type DrainSkipReason = 'NodeDrainTimeout' | 'DrainExcluded' | 'NodeNotFound'
+export type DrainSkipReason =
+  | 'NodeDrainTimeout'
+  | 'DrainExcluded'
+  | 'NodeNotFound'
+  /** An EC2 notice's deadline came (shared/interruption.ts): the instance goes now. */
+  | 'InterruptionDeadline'
 /** Why the wait for volumes to detach ended without them detaching. */
 export type VolumeWaitSkipReason =
   | 'VolumeDetachTimeout'
   | 'VolumeWaitExcluded'
   | 'NodeNotFound'
   | 'NodeUnreachable'
+  | 'InterruptionDeadline'
 
 /** What the deletion sequence has learned (only while the Machine is being deleted). */
 export interface DeletionFacts {

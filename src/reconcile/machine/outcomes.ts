@@ -37,6 +37,8 @@ export interface ActionOutcomes {
   /** `error`: the delete failed past nodeDeletionTimeout, so the Node is left behind. */
   'delete-node': { error?: string }
   'remove-finalizer': { machine: Machine }
+  /** `deleted`: this call started the deletion (false: it was already gone). */
+  'delete-machine': { deleted: boolean }
 }
 
 /** The outcome of `A`. */
@@ -123,7 +125,9 @@ const folds: { [K in MachineAction['type']]: Fold<K> } = {
   'skip-drain': (obs, { reason }) => ({
     obs: withDeletion(obs, { drained: true, drainEnded: { skipped: reason } }),
     events:
-      reason === 'NodeDrainTimeout' ? [warning({ reason, message: skipDrainMessage[reason] })] : [],
+      reason === 'NodeDrainTimeout' || reason === 'InterruptionDeadline'
+        ? [warning({ reason, message: skipDrainMessage[reason] })]
+        : [],
   }),
   'skip-volume-wait': (obs, { reason }) =>
     quiet(withDeletion(obs, { volumesDetached: true, volumeWaitSkipped: reason })),
@@ -147,6 +151,17 @@ const folds: { [K in MachineAction['type']]: Fold<K> } = {
     ],
   }),
   'remove-finalizer': (obs, _, { machine }) => quiet({ ...obs, machine, released: true }),
+  // The deletion reruns the Machine through its watch; this pass plans its first step already.
+  'delete-machine': (obs, { reason }, { deleted }, now) => ({
+    obs: {
+      ...obs,
+      machine: {
+        ...obs.machine,
+        metadata: { ...obs.machine.metadata, deletionTimestamp: now.toISOString() },
+      } as MachineObservation['machine'],
+    },
+    events: deleted ? [warning({ reason: 'DeletedOnInterruption', message: reason })] : [],
+  }),
 }
 
 /** Folds the outcome of `action` into `obs`. */

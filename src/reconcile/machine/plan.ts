@@ -7,10 +7,11 @@
  * or adopt what exists) -> record the providerID ->
  * find, link and sync the Node. A deleting Machine follows the deletion sequence (deletion.ts).
  */
-import { LABELS } from '../../api/group'
+import { ANNOTATIONS, LABELS } from '../../api/group'
 import { providerIdHash } from '../../api/node-link'
 import type { KubeObject } from '../../kube/resource'
 import { findCondition } from '../shared/conditions'
+import { deletesOnInterruption, interruptionOf } from '../shared/interruption'
 import {
   hasFinalizer,
   hasLegacyFinalizer,
@@ -36,7 +37,7 @@ export function planMachine(
   now: Date,
   settings: MachinePlanSettings,
 ): MachinePlan {
-  const plan = planStep(obs, now, settings)
+  const plan = withWake(planStep(obs, now, settings), standaloneWakeMs(obs, now))
   if (!obs.nodeRefMismatch) return plan
   const mismatch = warning({ reason: 'NodeRefMismatch', message: obs.nodeRefMismatch })
   return { ...plan, events: [...plan.events, mismatch] }
@@ -51,6 +52,8 @@ function planStep(obs: MachineObservation, now: Date, settings: MachinePlanSetti
     const claimCreate = next?.type === 'claim-create' ? { claimCreate: true as const } : {}
     return { action: { type: 'add-finalizer', ...claimCreate }, events: [] }
   }
+  const leave = standaloneDeletion(obs, now)
+  if (leave) return leave
   const problem = obs.providerProblem
   if (problem) {
     // A configuration problem the user must fix: one Event per change, a slow re-check.
@@ -157,6 +160,40 @@ function planAfterInstance(obs: MachineObservation, settings: MachinePlanSetting
       return { events: [], ...timer(pollMs) }
     }
   }
+}
+
+/**
+ * The interruption of a standalone Machine (no controller: a set replaces its own) annotated
+ * machine-api.dev/delete-on-interruption; without the annotation a notice is only recorded
+ * (InstanceHealthy).
+ */
+function standaloneInterruption(obs: MachineObservation, now: Date) {
+  if (!deletesOnInterruption(obs.machine)) return undefined
+  const owners = (obs.machine as KubeObject).metadata?.ownerReferences ?? []
+  if (owners.some((o) => o.controller)) return undefined
+  return interruptionOf(obs.machine, 'Record', now)
+}
+
+/** Such a Machine deletes itself once its interruption is urgent, so its drain runs in time. */
+function standaloneDeletion(obs: MachineObservation, now: Date): MachinePlan | undefined {
+  const interruption = standaloneInterruption(obs, now)
+  if (!interruption?.urgent) return undefined
+  const { notice } = interruption
+  const due = notice.deadline ? ` (due ${notice.deadline})` : ''
+  const reason = `Deleting the Machine on ${notice.reason}${due}: it is annotated ${ANNOTATIONS.deleteOnInterruption}`
+  return { action: { type: 'delete-machine', reason }, events: [] }
+}
+
+/** Before that, a timer for when it becomes urgent. */
+function standaloneWakeMs(obs: MachineObservation, now: Date): number | undefined {
+  const interruption = standaloneInterruption(obs, now)
+  const at = interruption?.urgent ? undefined : interruption?.urgentAtMs
+  return at === undefined ? undefined : Math.max(0, at - now.getTime())
+}
+
+function withWake(plan: MachinePlan, wakeMs: number | undefined): MachinePlan {
+  if (wakeMs === undefined || plan.action) return plan
+  return { ...plan, requeueAfterMs: earliest(plan.requeueAfterMs, wakeMs) }
 }
 
 /** `obs` as it will be once the finalizer is added (the earlier versions' one replaced). */

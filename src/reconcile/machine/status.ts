@@ -164,6 +164,8 @@ export const skipDrainMessage: Record<DrainSkipReason, string> = {
   NodeDrainTimeout: 'Drain did not finish within nodeDrainTimeout; deletion continues without it',
   DrainExcluded: 'Drain skipped: the Machine is annotated to exclude draining',
   NodeNotFound: 'Drain skipped: the Machine has no Node',
+  InterruptionDeadline:
+    "Drain stopped at the EC2 notice's deadline (the instance goes then); deletion continues without it",
 }
 
 /**

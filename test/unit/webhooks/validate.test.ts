@@ -84,6 +84,16 @@ describe('/validate denies with the field path', () => {
       'spec.nodeStartupTimeout',
     ],
     ['bad maxUnhealthy', healthCheck({ maxUnhealthy: 'half' }), 'spec.maxUnhealthy'],
+    [
+      'an interruption surge that is no count',
+      machineSet({ interruption: { maxSurge: 'lots' } }),
+      'spec.interruption.maxSurge',
+    ],
+    [
+      'an unknown rebalance action',
+      machineSet({ interruption: { rebalanceRecommendation: 'Drain' } }, 'MachineDeployment'),
+      'spec.interruption.rebalanceRecommendation',
+    ],
   ])('%s', async (_situation, object, path) => {
     const response = await validate(object)
     expect(response.allowed).toBe(false)
@@ -136,6 +146,10 @@ describe('/validate allows', () => {
     ['a valid Machine', machine()],
     ['a Machine with a class', machine({ providerSpec: undefined, classRef: { name: 'small' } })],
     ['a valid MachineSet', machineSet()],
+    [
+      'a MachineSet replacing on rebalance recommendations, 2 at a time',
+      machineSet({ interruption: { rebalanceRecommendation: 'Replace', maxSurge: 2 } }),
+    ],
     [
       'a valid MachineDeployment',
       machineSet(

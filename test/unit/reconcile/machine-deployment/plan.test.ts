@@ -132,6 +132,25 @@ describe('planMachineDeployment', () => {
     ])
   })
 
+  it('copies the interruption policy to every set without a rollout, and drops it when removed', () => {
+    const md = deployment(3, 'a', { interruption: { rebalanceRecommendation: 'Replace' } })
+    const sets = [setFor('a', 1, 3)]
+    const plan = planMachineDeployment({ deployment: md, sets })
+    expect(summary(plan.actions)).toEqual([
+      `patch a {"spec":{"interruption":{"rebalanceRecommendation":"Replace"}}}`,
+    ])
+    const replaced = { ...setFor('a', 1, 3) }
+    replaced.spec = { ...replaced.spec, interruption: { rebalanceRecommendation: 'Replace' } }
+    const removed = planMachineDeployment({ deployment: deployment(3, 'a'), sets: [replaced] })
+    expect(summary(removed.actions)).toEqual([
+      `patch a {"spec":{"interruption":{"rebalanceRecommendation":null}}}`,
+    ])
+    const [create] = planMachineDeployment({ deployment: md, sets: [] }).actions
+    expect(create?.type === 'create-set' && create.set.spec.interruption).toEqual({
+      rebalanceRecommendation: 'Replace',
+    })
+  })
+
   it('labels the new set and its template with the template hash', () => {
     const [create] = planMachineDeployment({ deployment: deployment(1), sets: [] }).actions
     if (create?.type !== 'create-set') throw new Error('expected a create')

@@ -162,6 +162,38 @@ describe('nextDeletionStep', () => {
     expect(later.startTimers).toEqual({})
     expect(later.deadlineMs).toBe(now.getTime() + 30_000)
   })
+
+  it.each<[string, Partial<DeletionObservation>, unknown]>([
+    [
+      'before the notice deadline the Node is drained',
+      { interruptionDeadlineMs: now.getTime() + 60_000 },
+      { type: 'drain-node', nodeName: 'n1', nodeUnreachable: false },
+    ],
+    [
+      "at the notice deadline the drain stops (the instance goes): pods not out by then aren't waited for",
+      { interruptionDeadlineMs: now.getTime(), timers: { nodeDrainStartTime: minutesAgo(2) } },
+      { type: 'skip-drain', reason: 'InterruptionDeadline' },
+    ],
+    [
+      'past the notice deadline volumes are not waited for',
+      {
+        interruptionDeadlineMs: now.getTime() - 1,
+        drained: true,
+        node: { ...node, attachedVolumes: ['vol-1'] },
+      },
+      { type: 'skip-volume-wait', reason: 'InterruptionDeadline' },
+    ],
+  ])('%s', (_name, overrides, expected) => {
+    expect(nextDeletionStep(obs(overrides), now).next).toEqual(expected)
+  })
+
+  it('the drain is looked at again by the notice deadline when nodeDrainTimeout ends later', () => {
+    const step = nextDeletionStep(
+      obs({ timeoutsMs: { nodeDrain: 600_000 }, interruptionDeadlineMs: now.getTime() + 90_000 }),
+      now,
+    )
+    expect(step.deadlineMs).toBe(now.getTime() + 90_000)
+  })
 })
 
 describe('nodeDeletionTimedOut', () => {

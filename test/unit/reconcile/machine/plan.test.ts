@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ANNOTATIONS, LABELS } from '../../../../src/api/group'
+import { formatInstanceNotice, type NoticeReason } from '../../../../src/api/instance-notice'
 import { providerIdHash } from '../../../../src/api/node-link'
 import type { Machine } from '../../../../src/api/v1beta1/machine'
 import type { MachinePlan } from '../../../../src/reconcile/machine/actions'
@@ -581,5 +582,66 @@ describe('planMachine: deleting, step by step', () => {
     const result = plan(obs)
     expect(result).toMatchObject({ events: [], ...expected })
     if (!('action' in expected)) expect(result.action).toBeUndefined()
+  })
+})
+
+describe('planMachine: a standalone Machine under an EC2 notice', () => {
+  const instanceId = 'i-0123456789abcdef0'
+  const awsID = `aws:///eu-west-1a/${instanceId}`
+  const notice = (reason: NoticeReason, dueInMs?: number) =>
+    formatInstanceNotice({
+      reason,
+      instanceId,
+      eventId: 'e-1',
+      time: now.toISOString(),
+      ...(dueInMs === undefined
+        ? {}
+        : { deadline: new Date(now.getTime() + dueInMs).toISOString() }),
+    })
+  const noticed = (reason: NoticeReason, dueInMs?: number, optIn = true, owned = false) => {
+    const m = machine({
+      providerID: awsID,
+      labels: { [LABELS.providerIdHash]: providerIdHash(awsID) },
+      annotations: {
+        [ANNOTATIONS.instanceNotice]: notice(reason, dueInMs),
+        ...(optIn ? { [ANNOTATIONS.deleteOnInterruption]: 'true' } : {}),
+      },
+    })
+    if (owned) {
+      const owner = { apiVersion: 'v', kind: 'MachineSet', name: 's', uid: 'u', controller: true }
+      m.metadata = { ...m.metadata, ownerReferences: [owner] } as Machine['metadata']
+    }
+    return observed(m, { node: { state: 'missing' } })
+  }
+
+  it.each<[string, MachineObservation, string | undefined]>([
+    [
+      'opted in, a spot interruption: it deletes itself',
+      noticed('SpotInterruption', 120_000),
+      'delete-machine',
+    ],
+    [
+      'opted in, the instance is terminating: it deletes itself',
+      noticed('InstanceTerminated'),
+      'delete-machine',
+    ],
+    ['not opted in: only recorded', noticed('SpotInterruption', 120_000, false), undefined],
+    [
+      'opted in, a rebalance recommendation: only recorded',
+      noticed('RebalanceRecommended'),
+      undefined,
+    ],
+    [
+      'opted in, maintenance in a day: not yet',
+      noticed('ScheduledMaintenance', 86_400_000),
+      undefined,
+    ],
+    [
+      'owned by a set: the set replaces it',
+      noticed('SpotInterruption', 120_000, true, true),
+      undefined,
+    ],
+  ])('%s', (_name, observation, action) => {
+    expect(plan(observation).action?.type).toBe(action)
   })
 })
