@@ -3,8 +3,12 @@
 # npm packages (npm ci when package-lock.json changed), the Go-built control plane, moto, nats-server
 # and cluster-autoscaler.
 # Sourced by test.sh and dev.sh; exports MACHINE_API_BIN_DIR, MACHINE_API_MOTO_SERVER,
-# MACHINE_API_NATS_SERVER and MACHINE_API_AUTOSCALER.
+# MACHINE_API_NATS_SERVER, MACHINE_API_AUTOSCALER and MACHINE_API_NODE_BIN_DIR. The image is built
+# by the end-to-end tests themselves (test/harness/image/build.sh: its inputs are the sources).
 set -euo pipefail
+
+# Debian packages for the end-to-end tests' real node and image build (apt, only when missing).
+bash scripts/system-packages.sh
 
 lock_sum="$(sha256sum package-lock.json | cut -c1-64)"
 if [[ ! -f node_modules/.lock-sum ]] || [[ "$(cat node_modules/.lock-sum)" != "$lock_sum" ]]; then
@@ -21,6 +25,12 @@ autoscaler_out="$(mktemp)"
 bash test/harness/autoscaler/build.sh > "$autoscaler_out" &
 autoscaler_build=$!
 
+# The end-to-end tests' real node (kubelet, kube-proxy, pause image), built in the background
+# from the control plane's module pins like the autoscaler (cold: a few minutes; warm: a hash).
+node_out="$(mktemp)"
+bash test/harness/node/build.sh > "$node_out" &
+node_build=$!
+
 MACHINE_API_BIN_DIR="$(bash test/harness/controlplane/build.sh | tail -n 1)"
 export MACHINE_API_BIN_DIR
 
@@ -36,3 +46,8 @@ wait "$autoscaler_build"
 MACHINE_API_AUTOSCALER="$(tail -n 1 "$autoscaler_out")"
 rm -f "$autoscaler_out"
 export MACHINE_API_AUTOSCALER
+
+wait "$node_build"
+MACHINE_API_NODE_BIN_DIR="$(tail -n 1 "$node_out")"
+rm -f "$node_out"
+export MACHINE_API_NODE_BIN_DIR

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the container tests need, when one is missing: docker.io (dockerd,
+# Installs the Debian packages the end-to-end tests need, when one is missing: docker.io (dockerd,
 # which builds the image, and containerd + runc, which run the test node's pods), mmdebstrap (the
-# image's base layers from Debian packages), containernetworking-plugins (the node's pod network)
-# and iptables (kube-proxy). A warm run only asks dpkg. Needs root for a cold run, as CI has.
+# image's base layers from Debian packages), containernetworking-plugins (the node's pod network),
+# iptables (kube-proxy) and gcc with libc6-dev (the static pause binary). A warm run only asks
+# dpkg. Needs root for a cold run, as CI has.
 set -euo pipefail
 
-packages=(docker.io containerd runc mmdebstrap containernetworking-plugins iptables)
+packages=(docker.io containerd runc mmdebstrap containernetworking-plugins iptables gcc libc6-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -30,18 +30,24 @@ export function etcdArgs(workDir: string, ports: Ports): string[] {
 }
 
 /** `profiling` serves /debug/pprof (for a CPU profile of the apiserver, e.g. profile-list-conversion). */
+/**
+ * `address` is where the apiserver listens and what it advertises: 127.0.0.1 by default, a
+ * non-loopback one when pods on a real node must reach it through the `kubernetes` Service.
+ */
 export function apiserverArgs(
   workDir: string,
   ports: Ports,
   files: Files,
   profiling = false,
+  address = '127.0.0.1',
 ): string[] {
+  const loopback = address.startsWith('127.')
   return [
     `--etcd-servers=http://127.0.0.1:${ports.etcdClient}`,
-    '--bind-address=127.0.0.1',
-    '--advertise-address=127.0.0.1',
+    `--bind-address=${address}`,
+    `--advertise-address=${address}`,
     `--secure-port=${ports.apiserver}`,
-    // With no --tls-cert-file the apiserver self-signs apiserver.crt here (valid for 127.0.0.1).
+    // With no --tls-cert-file the apiserver self-signs apiserver.crt here (valid for `address`).
     `--cert-dir=${join(workDir, 'pki')}`,
     `--token-auth-file=${files.tokenFile}`,
     '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
@@ -50,9 +56,12 @@ export function apiserverArgs(
     '--service-cluster-ip-range=10.0.0.0/24',
     '--authorization-mode=Node,RBAC',
     '--allow-privileged=true',
-    // A loopback advertise address makes the default/kubernetes Endpoints invalid.
-    '--endpoint-reconciler-type=none',
+    // A loopback advertise address makes the default/kubernetes Endpoints invalid; any other is
+    // published there, for kube-proxy to route the `kubernetes` Service to.
+    `--endpoint-reconciler-type=${loopback ? 'none' : 'lease'}`,
     `--profiling=${profiling}`,
+    // A real node's name resolves nowhere: reach its kubelet (logs, exec) at its InternalIP.
+    ...(loopback ? [] : ['--kubelet-preferred-address-types=InternalIP']),
   ]
 }
 

@@ -30,6 +30,11 @@ export interface ControlPlaneOptions {
   keepData?: boolean
   /** Serve the apiserver's /debug/pprof (CPU profiles). Default false. */
   profiling?: boolean
+  /**
+   * The address the apiserver listens on and advertises; default 127.0.0.1. A real node's pods
+   * reach the apiserver only through a non-loopback one (see ../node).
+   */
+  address?: string
 }
 
 export interface ControlPlane {
@@ -103,7 +108,7 @@ async function startOnce(binDir: string, options: ControlPlaneOptions): Promise<
     etcdPeer: await freePort(),
     apiserver: await freePort(),
   }
-  const server = `https://127.0.0.1:${ports.apiserver}`
+  const server = `https://${options.address ?? '127.0.0.1'}:${ports.apiserver}`
   const processes: SupervisedProcess[] = []
   const start = (name: string, args: string[]) => {
     const proc = startSupervised({
@@ -125,7 +130,10 @@ async function startOnce(binDir: string, options: ControlPlaneOptions): Promise<
   }
 
   const startApiserver = () =>
-    start('kube-apiserver', apiserverArgs(workDir, ports, files, options.profiling))
+    start(
+      'kube-apiserver',
+      apiserverArgs(workDir, ports, files, options.profiling, options.address),
+    )
   const access = { server, token: files.token, caPath: files.servingCert }
 
   try {
