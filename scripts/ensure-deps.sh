@@ -11,7 +11,10 @@ set -euo pipefail
 bash scripts/system-packages.sh
 
 lock_sum="$(sha256sum package-lock.json | cut -c1-64)"
-if [[ ! -f node_modules/.lock-sum ]] || [[ "$(cat node_modules/.lock-sum)" != "$lock_sum" ]]; then
+if [[ -L node_modules ]]; then
+  # A git worktree sharing another checkout's packages: npm ci here would empty that checkout's.
+  echo "node_modules is a link to $(readlink node_modules); not reinstalling it" >&2
+elif [[ ! -f node_modules/.lock-sum ]] || [[ "$(cat node_modules/.lock-sum)" != "$lock_sum" ]]; then
   echo "installing npm packages (npm ci)" >&2
   npm ci --no-audit --no-fund >&2
   echo "$lock_sum" > node_modules/.lock-sum
