@@ -2,6 +2,7 @@
 import { machineApiTypes } from '../api/resource-types'
 import { coreTypes, type KubeObject, type ResourceType } from '../kube/resource'
 import { realTimers, type Timers } from '../timers'
+import { classToFailedMachinesMapper } from './class-failed-machines-mapper'
 import {
   type EventMapper,
   nodeToMachineMapper,
@@ -39,7 +40,9 @@ export interface MapperOptions {
 
 /**
  * The mappers for the machine-api kinds in `kinds` (the selected controllers): each kind reacts to
- * itself; Node -> Machine; Machine -> owning MachineSet and selecting MachineHealthChecks;
+ * itself; Node -> Machine; MachineClass -> the standalone Machines that failed on another
+ * generation of it (class-failed-machines-mapper.ts); Machine -> owning MachineSet and selecting
+ * MachineHealthChecks;
  * MachineSet -> owning MachineDeployment; MachineClass -> the MachineSets and MachineDeployments
  * whose template names it (a fixed class replaces the Failed Machines of its sets at once, past
  * their backoff; a class's change, its capacity included, is the only run that syncs the groups'
@@ -60,6 +63,7 @@ export function machineApiMappers(
   const candidates: Array<{ target: string; mapper: EventMapper }> = [
     ...kinds.map((kind) => ({ target: kind, mapper: selfMapper(kind) })),
     { target: t.machine.kind, mapper: nodeToMachineMapper(t.machine, coreTypes.node.kind) },
+    { target: t.machine.kind, mapper: classToFailedMachinesMapper(t.machineClass.kind, t.machine) },
     { target: t.machineSet.kind, mapper: ownerMapper(t.machine.kind, t.machineSet.kind) },
     {
       target: t.machineSet.kind,
@@ -84,16 +88,16 @@ export function machineApiMappers(
 }
 
 /**
- * The source types to watch for the selected kinds: each selected kind, plus Nodes for Machine,
- * Machines and MachineClasses for MachineSet, Machines and Nodes for MachineHealthCheck,
- * MachineSets and MachineClasses for MachineDeployment.
+ * The source types to watch for the selected kinds: each selected kind, plus Nodes and
+ * MachineClasses for Machine, Machines and MachineClasses for MachineSet, Machines and Nodes for
+ * MachineHealthCheck, MachineSets and MachineClasses for MachineDeployment.
  */
 export function watchedTypes(
   controllers: ReadonlyArray<{ resource: ResourceType }>,
 ): ResourceType[] {
   const t = machineApiTypes
   const sources: Record<string, ResourceType[]> = {
-    Machine: [coreTypes.node],
+    Machine: [coreTypes.node, t.machineClass],
     MachineSet: [t.machine, t.machineClass],
     MachineHealthCheck: [t.machine, coreTypes.node],
     MachineDeployment: [t.machineSet, t.machineClass],

@@ -98,6 +98,7 @@ export const machineConverter: SpokeConverter<HubSpec, HubStatus, SpokeSpec, Spo
       conditions: status.conditions,
       observedGeneration: status.observedGeneration,
       deletion: status.deletion,
+      failureClassGeneration: status.failureClassGeneration,
     },
   }),
   statusUp: (status, data) =>
@@ -113,5 +114,6 @@ export const machineConverter: SpokeConverter<HubSpec, HubStatus, SpokeSpec, Spo
       conditions: data.conditions as HubStatus['conditions'],
       observedGeneration: data.observedGeneration as number | undefined,
       deletion: data.deletion as HubStatus['deletion'],
+      failureClassGeneration: data.failureClassGeneration as number | undefined,
     }),
 }

@@ -190,6 +190,15 @@ export const machineStatusSchema = lazySchema(() =>
       .optional()
       .describe('A terminal problem, machine-readable; needs a human.'),
     failureMessage: z.string().max(10240).optional().describe('A terminal problem, for humans.'),
+    failureClassGeneration: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe(
+        'The generation of the MachineClass a provider failure happened on. A Machine that no ' +
+          'MachineSet controls tries again once its class has another generation.',
+      ),
     observedGeneration: observedGenerationSchema(),
     lastUpdated: timestampSchema('When the phase last changed.').optional(),
     deletion: z

@@ -67,6 +67,8 @@ export interface MachinePlan {
   action?: MachineAction
   /** A permanent failure: the Machine is Failed until its spec (generation) changes. */
   failure?: Problem
+  /** The MachineClass generation `failure` happened on (status.failureClassGeneration). */
+  failureClassGeneration?: number | undefined
   /** A transient provisioning problem (retried). */
   infrastructureProblem?: Problem
   /** The Deleting condition's reason and message while the Machine is being deleted. */

@@ -101,6 +101,8 @@ export const noDeletionFacts: DeletionFacts = {
 /** Everything the planner and computeMachineStatus read. */
 export interface MachineObservation {
   machine: Machine
+  /** The generation of the Machine's MachineClass as this run read it (none: no class read). */
+  classGeneration?: number | undefined
   /** Why no provider can act on the Machine (class missing, provider not deployed). */
   providerProblem?: Problem | undefined
   instance: InstanceObservation

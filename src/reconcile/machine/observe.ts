@@ -28,6 +28,7 @@ import type {
 import { type MachineProvider, machineProvider } from './provider-context'
 import { resolveProvider } from './provider-resolution'
 import { providerAskNeeded } from './settled-wake'
+import { failureStands } from './standing-failure'
 
 /** Observes `machine`; also returns its provider for the executor, when one is usable. */
 export async function observeMachine(
@@ -47,16 +48,12 @@ export async function observeMachine(
       provider: undefined,
     }
   }
-  const resolved = await resolveMachineProvider(deps, machine)
+  const { resolved, classGeneration } = await resolveMachineProvider(deps, machine)
   const provider = 'call' in resolved ? resolved : undefined
   const deleting = Boolean((machine as KubeObject).metadata?.deletionTimestamp)
-  const status = machine.status
-  const failedForGeneration =
-    !deleting &&
-    status?.failureReason !== undefined &&
-    status.observedGeneration === machine.metadata.generation
+  const failed = !deleting && failureStands(machine, classGeneration)
   const instance: InstanceObservation =
-    provider && !failedForGeneration
+    provider && !failed
       ? neverCreated(machine, deleting)
         ? { state: 'absent' }
         : await askInstance(provider, machine, deleting)
@@ -64,6 +61,7 @@ export async function observeMachine(
   return {
     observation: {
       machine,
+      ...(classGeneration !== undefined ? { classGeneration } : {}),
       ...(provider ? {} : { providerProblem: resolved as Problem }),
       instance,
       node,
@@ -75,10 +73,11 @@ export async function observeMachine(
   }
 }
 
+/** The Machine's provider (or why there is none) and the generation of the class it read. */
 async function resolveMachineProvider(
   deps: MachineDeps,
   machine: Machine,
-): Promise<MachineProvider | Problem> {
+): Promise<{ resolved: MachineProvider | Problem; classGeneration?: number | undefined }> {
   const classRef = machine.spec.classRef
   const machineClass = classRef
     ? await deps.kube.get<MachineClass>(machineApiTypes.machineClass, {
@@ -86,16 +85,18 @@ async function resolveMachineProvider(
         name: classRef.name,
       })
     : undefined
+  const classGeneration = machineClass?.metadata.generation
   const resolution = resolveProvider(machine, machineClass)
-  if (!resolution.ok) return { reason: resolution.reason, message: resolution.message }
+  if (!resolution.ok)
+    return { resolved: { reason: resolution.reason, message: resolution.message } }
   const provider = deps.providers.get(resolution.provider)
   if (!provider) {
-    return {
-      reason: 'UnknownProvider',
-      message: `provider "${resolution.provider}" is not available in this deployment (have: ${deps.providers.names().join(', ') || 'none'})`,
-    }
+    const have = deps.providers.names().join(', ') || 'none'
+    const message = `provider "${resolution.provider}" is not available in this deployment (have: ${have})`
+    return { resolved: { reason: 'UnknownProvider', message }, classGeneration }
   }
-  return machineProvider(deps, machine, provider.actuator, resolution, machineClass)
+  const resolved = machineProvider(deps, machine, provider.actuator, resolution, machineClass)
+  return { resolved, classGeneration }
 }
 
 /**

@@ -27,6 +27,7 @@ import { nodeWishes, planNodeSync } from './node-sync'
 import type { MachineObservation } from './observation'
 import { providerFailurePlan } from './provider-failure'
 import { provisioningTimedOut } from './provisioning-deadline'
+import { failureStands } from './standing-failure'
 
 /**
  * Plans the next step for `obs` at `now`; a status.nodeRef naming another Machine's Node is also
@@ -62,9 +63,12 @@ function planStep(obs: MachineObservation, now: Date, settings: MachinePlanSetti
     return { events, requeueAfterMs: configurationRetryMs }
   }
   const status = obs.machine.status
-  if (status?.failureReason && status.observedGeneration === obs.machine.metadata.generation) {
+  if (status?.failureReason && failureStands(obs.machine, obs.classGeneration)) {
     return {
       failure: { reason: status.failureReason, message: status.failureMessage ?? '' },
+      ...(status.failureClassGeneration !== undefined
+        ? { failureClassGeneration: status.failureClassGeneration }
+        : {}),
       events: [],
     }
   }
@@ -81,7 +85,10 @@ function planStep(obs: MachineObservation, now: Date, settings: MachinePlanSetti
     case 'failed': {
       // Drop this reconcile's create claim first, so the retry need not wait for it.
       if (obs.claim?.mine) return { action: { type: 'release-claim' }, events: [] }
-      return providerFailurePlan(instance.failure, 'provisioning')
+      const plan = providerFailurePlan(instance.failure, 'provisioning')
+      // Failed on the class's spec: remembered, so a change of the class tries again.
+      const onClass = plan.failure && obs.classGeneration !== undefined
+      return onClass ? { ...plan, failureClassGeneration: obs.classGeneration } : plan
     }
     case 'absent':
       return planCreate(obs, now, settings)

@@ -252,6 +252,7 @@ export function computeMachineStatus(
     ...(kubelet ? { versions: { ...previous.versions, kubelet } } : {}),
     failureReason: plan.failure?.reason ?? null,
     failureMessage: plan.failure?.message ?? null,
+    failureClassGeneration: (plan.failure && plan.failureClassGeneration) ?? null,
     conditions,
     observedGeneration: machine.metadata.generation ?? null,
     ...(Object.keys(deletion).length > 0 ? { deletion } : {}),

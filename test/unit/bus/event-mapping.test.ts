@@ -93,7 +93,7 @@ describe('event mapping', () => {
 
   it('includes a mapper only when its target kind is selected', () => {
     const only = machineApiMappers(['Machine']).map((m) => m.sourceKind)
-    expect(only).toEqual(['Machine', 'Node'])
+    expect(only).toEqual(['Machine', 'Node', 'MachineClass'])
     const all = machineApiMappers([
       'Machine',
       'MachineSet',
@@ -105,6 +105,7 @@ describe('event mapping', () => {
         'Machine',
         'Machine',
         'Machine',
+        'MachineClass',
         'MachineClass',
         'MachineClass',
         'MachineDeployment',
