@@ -80,6 +80,12 @@ export const ANNOTATIONS = {
   /** On a MachineSet: the MachineDeployment revision its template belongs to. */
   revision: `${API_GROUP}/revision`,
   /**
+   * On a MachineSet: JSON `{allowed, budget?, until?}` written by its MachineDeployment: how many
+   * of the set's Machines may be in replacement for expiry at once under the deployment's
+   * disruption budgets (src/reconcile/disruption/allowance.ts). Absent: 1.
+   */
+  expiryAllowance: `${API_GROUP}/expiry-allowance`,
+  /**
    * On a MachineSet or MachineDeployment: JSON of the cluster-autoscaler capacity annotations its
    * controller copied from the MachineClass, so it never changes one someone else wrote.
    */

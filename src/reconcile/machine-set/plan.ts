@@ -12,7 +12,9 @@
 
 import { ANNOTATIONS } from '../../api/group'
 import { requiresLabel, selectorMatches } from '../../api/shared/label-selector'
+import { readExpiryAllowance } from '../disruption/allowance'
 import { victimReason } from './delete-order'
+import { type ExpiryPlan, planExpiry } from './expiry'
 import { planInterruptions } from './interruption-plan'
 import { desiredMachine, inPlacePatch } from './machine-template'
 import { planReplacement, type ReplacementPlan, type ReplacementSettings } from './replacement'
@@ -57,6 +59,8 @@ export interface MachineSetPlan {
   owned: MachineObject[]
   /** The Failed Machines, which of them this pass replaces, and the backoff to record. */
   replacement: ReplacementPlan
+  /** The expired Machines, which of them go now and which wait for the allowance. */
+  expiry: ExpiryPlan
   /** Set when work remains beyond this pass's batch or a replacement waits for its backoff. */
   requeueAfterMs?: number
 }
@@ -85,7 +89,8 @@ export function planMachineSet(
   const previous = set.status?.replacement
   if (isDeleting(set)) {
     const replacement = { failed: [], replace: [], backoff: previous }
-    return { actions: [], owned: controlled, replacement }
+    const expiry = { expired: [], delete: [], extra: 0, started: 0, held: 0, inFlight: 0 }
+    return { actions: [], owned: controlled, replacement, expiry }
   }
 
   const actions: MachineSetAction[] = []
@@ -117,9 +122,23 @@ export function planMachineSet(
   for (const machine of replacement.replace) {
     actions.push({ type: 'delete', machine, reason: 'Failed, replacing it' })
   }
+  const expiry = planExpiry({
+    owned: staying,
+    // Interrupted Machines are involuntary replacements in flight: they hold expiry back.
+    otherInFlight: owned.length - staying.length,
+    replicas: set.spec.replicas ?? 0,
+    expireAfter: set.spec.template.spec.expireAfter,
+    minReadySeconds: set.spec.minReadySeconds ?? 0,
+    now: obs.now,
+    allowance: readExpiryAllowance(set.metadata.annotations),
+    leaving: new Set(replacement.replace),
+  })
+  for (const machine of expiry.delete) {
+    actions.push({ type: 'delete', machine, reason: expiredReason(machine, set, obs.now) })
+  }
   // A replaced Machine is being deleted from here on: the scale plan counts it as one (it keeps
   // its replica until gone) and never picks it again.
-  const replaced = new Set(replacement.replace)
+  const replaced = new Set([...replacement.replace, ...expiry.delete])
   const deletingNow = (m: MachineObject): MachineObject =>
     replaced.has(m)
       ? { ...m, metadata: { ...m.metadata, deletionTimestamp: obs.now.toISOString() } }
@@ -128,14 +147,16 @@ export function planMachineSet(
   const scale = planMachineSetScale({
     setName: set.metadata.name,
     setUid: uid ?? '',
-    replicas: set.spec.replicas ?? 0,
+    // Expired Machines' replacements (surge) and the expired Machines leaving sit above replicas.
+    replicas: (set.spec.replicas ?? 0) + expiry.extra,
     deletePolicy: policy,
     machines: staying.map(deletingNow),
     takenNames: new Set(obs.machines.map((m) => m.metadata.name)),
     ...(options.maxBatch === undefined ? {} : { maxBatch: options.maxBatch }),
   })
-  // Within the surge bound; what does not fit is created as interrupted Machines go.
-  scale.create = scale.create.slice(0, interruptions.createRoom)
+  // Within the surge bound; what does not fit is created as interrupted Machines go. Expiry's
+  // replacements are bounded by its allowance instead.
+  scale.create = scale.create.slice(0, Math.max(interruptions.createRoom, expiry.started))
   const createDisabled = set.metadata.annotations?.[ANNOTATIONS.disableMachineCreate] === 'true'
   if (!createDisabled) {
     // A template that names its zone keeps it; otherwise each new Machine evens the zones out.
@@ -164,11 +185,22 @@ export function planMachineSet(
       : undefined,
     replacement.requeueAfterMs,
     interruptions.requeueAfterMs,
+    expiry.requeueAfterMs,
   ].filter((t): t is number => t !== undefined)
   return {
     actions,
     owned,
     replacement,
+    expiry,
     ...(timers.length > 0 ? { requeueAfterMs: Math.min(...timers) } : {}),
   }
+}
+
+/** The delete reason of an expired Machine, for the scale-down Event. */
+function expiredReason(machine: MachineObject, set: MachineSetObject, now: Date): string {
+  const created = Date.parse(machine.metadata.creationTimestamp ?? '')
+  const age = Number.isNaN(created)
+    ? ''
+    : ` at ${Math.round((now.getTime() - created) / 1000)}s old`
+  return `expired${age} (expireAfter ${set.spec.template.spec.expireAfter}); its replacement is available`
 }

@@ -8,15 +8,18 @@ import type { ObjectKey } from '../../kube/object-key'
 import { listPages } from '../../kube/paged-list'
 import { type HeldObject, readOnce } from '../../kube/read-once'
 import type { KubeObject } from '../../kube/resource'
+import { readExpiryAllowance } from '../disruption/allowance'
 import type { Controller, ReconcileDeps, ReconcileResult } from '../runtime/controller'
 import { isStalled } from '../runtime/stalled'
 import { writeStatus } from '../runtime/status-write'
 import { syncClassCapacity } from '../shared/class-capacity-sync'
+import { recordEvent } from '../shared/events'
 import { handedClass, templateRelatedClass } from '../shared/node-group-class'
 import { statusUnchanged } from '../shared/status-unchanged'
 import { executeMachineSetActions, recordMachineSetEvents } from './execute'
+import { expiryEvents } from './expiry-events'
 import { type MachineSetPlanOptions, planMachineSet } from './plan'
-import { computeMachineSetStatus } from './status'
+import { computeMachineSetStatus, replacementsHeldCondition } from './status'
 import { readTemplateClass } from './template-class'
 import { controllerOf, isDeleting, type MachineObject, type MachineSetObject } from './types'
 
@@ -57,11 +60,15 @@ export async function reconcileMachineSet(
   await recordMachineSetEvents(deps, set, report)
 
   const now = deps.clock.now()
+  const expiry = { plan: plan.expiry, allowance: readExpiryAllowance(set.metadata.annotations) }
   const { status, requeueAfterMs } = computeMachineSetStatus(
     set,
-    { owned: plan.owned, replacement: plan.replacement },
+    { owned: plan.owned, replacement: plan.replacement, expiry },
     now,
   )
+  for (const note of expiryEvents(set, plan.expiry, replacementsHeldCondition(expiry))) {
+    await recordEvent(deps, set as KubeObject, note)
+  }
   if (!statusUnchanged(set.status, status)) {
     await writeStatus(deps.kube, type, { observed: set, status })
   }

@@ -6,12 +6,16 @@
  *
  * Conditions, all always set: ScalingUp, ScalingDown, MachinesReady, ReplicaFailure (as on a
  * ReplicaSet: True while Machines of the set are Failed, naming the failure, what to fix and when
- * they are replaced), and Ready derived from them with this precedence: ReplicaFailure >
- * ScalingUp > ScalingDown > MachinesReady > minReadySeconds pending.
+ * they are replaced), ReplacementsHeld (True while expired Machines wait for the expiry allowance
+ * of the deployment's disruption budgets, saying which budget and until when), and Ready derived
+ * with this precedence: ReplicaFailure > ScalingUp > ScalingDown > MachinesReady > minReadySeconds
+ * pending. Machines kept above replicas to replace expired ones are not a scale-down.
  */
 import { selectorToString } from '../../api/shared/label-selector'
 import type { MachineSet } from '../../api/v1beta1/machine-set'
+import type { ExpiryAllowance } from '../disruption/allowance'
 import { type ConditionInput, setConditions } from '../shared/conditions'
+import type { ExpiryPlan } from './expiry'
 import { isFullyLabeled } from './machine-template'
 import { availableSince, isMachineReady } from './readiness'
 import type { ReplacementPlan } from './replacement'
@@ -36,6 +40,8 @@ export interface MachineSetStatusInput {
   owned: MachineObject[]
   /** The replacement decision of the pass; without it the recorded backoff is kept. */
   replacement?: ReplacementPlan | undefined
+  /** The expiry decision of the pass and the allowance it worked under. */
+  expiry?: { plan: ExpiryPlan; allowance: ExpiryAllowance } | undefined
 }
 
 /** Computes the status of `set` from what the pass observed and decided, at `now`. */
@@ -56,7 +62,7 @@ export function computeMachineSetStatus(
   const generation = set.metadata.generation
 
   const scalingUp = active.length < desired
-  const scalingDown = owned.length > desired
+  const scalingDown = owned.length > desired + (input.expiry?.plan.extra ?? 0)
   const notReady = active.filter((m) => !isMachineReady(m))
   const conditions: ConditionInput[] = [
     scalingUp
@@ -81,6 +87,7 @@ export function computeMachineSetStatus(
     replicaFailureCondition(input.replacement?.failed ?? [], backoff, now),
   ]
   conditions.push(readyCondition(conditions, available, desired))
+  conditions.push(replacementsHeldCondition(input.expiry))
   return {
     status: {
       replicas: owned.length,
@@ -125,4 +132,29 @@ function readyCondition(
 
 function cond(type: string, status: boolean, reason: string, message: string): ConditionInput {
   return { type, status: status ? 'True' : 'False', reason, message }
+}
+
+/** ReplacementsHeld: whether expired Machines wait for the expiry allowance, and until when. */
+export function replacementsHeldCondition(expiry: MachineSetStatusInput['expiry']): ConditionInput {
+  if (!expiry || expiry.plan.held === 0) {
+    return cond(
+      'ReplacementsHeld',
+      false,
+      'NotHeld',
+      'No expired Machine waits for a disruption budget',
+    )
+  }
+  const { plan, allowance } = expiry
+  const which = plan.expired
+    .slice(0, 5)
+    .map((m) => m.metadata.name)
+    .join(', ')
+  const budget = allowance.budget ?? 'the default of one at a time'
+  const until = allowance.until ? `; the budget changes at ${allowance.until}` : ''
+  return cond(
+    'ReplacementsHeld',
+    true,
+    'DisruptionBudget',
+    `${plan.held} expired Machine${plan.held === 1 ? '' : 's'} (oldest first: ${which}) wait: ${budget} allows ${allowance.allowed} in replacement at once and ${plan.inFlight} ${plan.inFlight === 1 ? 'is' : 'are'} not available or being deleted${until}`,
+  )
 }
