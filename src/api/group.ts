@@ -55,6 +55,11 @@ export const ANNOTATIONS = {
    * interruption, stop, termination or maintenance (a set-owned Machine is replaced by its set).
    */
   deleteOnInterruption: `${API_GROUP}/delete-on-interruption`,
+  /**
+   * On a Machine: the EC2 status checks its instance fails, as the sweep found them (JSON,
+   * src/api/instance-status-checks.ts); removed once they pass again.
+   */
+  instanceStatusChecks: `${API_GROUP}/instance-status-checks`,
   /** On a Machine: a human asks for remediation now (Cluster API's `remediate-machine`). */
   remediateMachine: `${API_GROUP}/remediate-machine`,
   /** On a Machine: never remediate it (it is still evaluated and reported). */

@@ -7,7 +7,7 @@ import type { Actuator } from './actuator'
 import type { Provider } from './registry'
 
 /** The optional capabilities of a Provider. */
-type Capability = 'sweepOrphans' | 'capacity'
+type Capability = 'sweepOrphans' | 'capacity' | 'instanceStatus'
 
 /** A Provider that has the capabilities `C`. */
 export type ProviderWith<C extends Capability> = Provider & Required<Pick<Provider, C>>
@@ -60,6 +60,13 @@ export function lazyProvider<C extends Capability = never>(
       const loaded = await provider()
       if (!loaded.capacity) throw missing('capacity')
       return loaded.capacity(request)
+    }
+  }
+  if (has('instanceStatus')) {
+    lazy.instanceStatus = async (request) => {
+      const loaded = await provider()
+      if (!loaded.instanceStatus) throw missing('instanceStatus')
+      return loaded.instanceStatus(request)
     }
   }
   // Checked above: every capability in `C` was added.

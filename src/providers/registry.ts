@@ -5,6 +5,7 @@
 import type { Actuator } from './actuator'
 import type { CapacityRequest, MachineCapacity } from './capacity'
 import { InvalidConfigurationError } from './errors'
+import type { InstanceStatusReport, InstanceStatusRequest } from './instance-status'
 import type { Orphan, OrphanSweepRequest } from './orphans'
 
 /**
@@ -25,6 +26,11 @@ export interface Provider {
    * for scaling from zero). Providers that cannot tell leave it out.
    */
   capacity?(request: CapacityRequest): Promise<MachineCapacity>
+  /**
+   * Optional capability: the cloud's status checks of running instances, asked in batches (the
+   * sweep's status-check pass). Providers whose infrastructure has no such checks leave it out.
+   */
+  instanceStatus?(request: InstanceStatusRequest): Promise<InstanceStatusReport>
   /** Releases clients and timers; the registry's `close` calls it. */
   close?(): Promise<void> | void
 }

@@ -11,5 +11,6 @@ export function lazyAwsProvider(options: AwsProviderOptions = {}): AwsProvider {
   return lazyProvider('aws', async () => (await import('./provider')).createAwsProvider(options), [
     'sweepOrphans',
     'capacity',
+    'instanceStatus',
   ])
 }

@@ -1,6 +1,6 @@
 /**
  * @module The `aws` provider: its spec schema, its actuator, its orphan sweep, instance-type
- * capacity and the EC2 clients it owns.
+ * capacity, instance status checks and the EC2 clients it owns.
  */
 import type { Provider } from '../registry'
 import { parseProviderSpec } from '../spec'
@@ -13,6 +13,7 @@ import { sweepOrphans } from './orphans'
 import { resolveSubnets } from './resolve'
 import { readCredentials } from './secrets'
 import { awsProviderSpecSchema, instanceTypesOf } from './spec'
+import { describeInstanceStatuses } from './status-checks'
 import { defaultOwnerId } from './tags'
 
 /** Options of `createAwsProvider`; all optional, for production the defaults fit. */
@@ -26,8 +27,12 @@ export interface AwsProviderOptions extends ClientPoolOptions {
   launchGraceMs?: number | undefined
 }
 
-/** The `aws` provider, which can always list its orphans and tell an instance type's capacity. */
-export type AwsProvider = Provider & Required<Pick<Provider, 'sweepOrphans' | 'capacity'>>
+/**
+ * The `aws` provider, which can always list its orphans, tell an instance type's capacity and read
+ * instance status checks.
+ */
+export type AwsProvider = Provider &
+  Required<Pick<Provider, 'sweepOrphans' | 'capacity' | 'instanceStatus'>>
 
 /**
  * The `aws` provider. Call `close()` (or the registry's) to release its clients.
@@ -66,6 +71,7 @@ export function createAwsProvider(options: AwsProviderOptions = {}): AwsProvider
       const offered = await describeOfferedZones(client, types, request.signal)
       return { ...capacity, zones: launchZones(subnets, types, offered) }
     },
+    instanceStatus: (request) => describeInstanceStatuses(clients, request),
     close: () => clients.close(),
   }
 }

@@ -1,7 +1,8 @@
 /**
  * @module The one place that computes a Machine's status from what a reconcile observed (and the
  * outcomes folded into it): phase, nodeRef, addresses, versions, failure fields and every
- * condition this controller owns, Drained and VolumesDetached included. Pure.
+ * condition this controller owns, Drained, VolumesDetached, InstanceHealthy and StatusChecksPassed
+ * included. Pure.
  *
  * Ready precedence: Deleting, then a permanent failure, then infrastructure, then the Node link,
  * then the Node's health: the first problem is the one a human must act on.
@@ -13,6 +14,7 @@ import { type ConditionInput, setConditions } from '../shared/conditions'
 import type { MachinePlan } from './actions'
 import { currentInstanceNotice, instanceNoticeCondition } from './instance-notice'
 import type { DrainSkipReason, MachineObservation } from './observation'
+import { statusChecksCondition } from './status-checks'
 
 type Phase = NonNullable<MachineStatus['phase']>
 
@@ -219,7 +221,12 @@ export function computeMachineStatus(
   const owned: ConditionInput[] = [...parts]
   if (plan.deleting) owned.push({ type: 'Deleting', status: 'True', ...plan.deleting })
   owned.push(readyCondition(plan, parts))
-  const more = [drainedCondition(obs), volumesDetachedCondition(obs), instanceHealthyCondition(obs)]
+  const more = [
+    drainedCondition(obs),
+    volumesDetachedCondition(obs),
+    instanceHealthyCondition(obs),
+    statusChecksCondition(obs.machine),
+  ]
   for (const stage of more) {
     if (stage) owned.push(stage)
   }

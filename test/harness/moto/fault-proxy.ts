@@ -1,8 +1,9 @@
 /**
  * @module A small HTTP proxy in front of moto that answers chosen EC2 actions with chosen AWS
  * errors (throttling, capacity) a number of times, or a random share of all requests (seeded by
- * the caller), and counts every request and every injected fault per action. It injects what moto
- * cannot produce; everything else is moto's real answer.
+ * the caller), or rewrites moto's real answer to an action (a state moto cannot simulate, such as
+ * an impaired status check), and counts every request and every injected fault per action. It
+ * injects what moto cannot produce; everything else is moto's real answer.
  */
 import { createServer, type IncomingMessage, request } from 'node:http'
 
@@ -40,15 +41,23 @@ export interface RandomFaults {
   actions?: readonly string[]
 }
 
+/** A change to moto's real answer to one action: its XML body in, the body to send out. */
+export interface Rewrite {
+  action: string
+  rewrite: (body: string, params: URLSearchParams) => string
+}
+
 /** A running proxy. */
 export interface FaultProxy {
   endpoint: string
   inject(fault: Fault): void
+  /** Rewrites every later answer to `rewrite.action` (replaces an earlier rewrite of it). */
+  rewrite(rewrite: Rewrite): void
   /** Starts failing a random share of requests (replaces an earlier random setting). */
   injectRandom(faults: RandomFaults): void
-  /** Removes every fault; counts stay. */
+  /** Removes every fault and rewrite; counts stay. */
   clearFaults(): void
-  /** Removes every fault and resets the counts. */
+  /** Removes every fault and rewrite and resets the counts. */
   clear(): void
   /** Requests seen per EC2 action (including failed ones). */
   counts(): Record<string, number>
@@ -74,6 +83,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   const counts: Record<string, number> = {}
   const injected: Record<string, number> = {}
   let random: RandomFaults | undefined
+  const rewrites = new Map<string, Rewrite['rewrite']>()
 
   function pickFault(
     action: string,
@@ -114,8 +124,22 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         headers: { ...req.headers, host: upstream.host },
       },
       (upstreamRes) => {
-        res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers)
-        upstreamRes.pipe(res)
+        const rewrite = rewrites.get(action)
+        if (!rewrite || upstreamRes.statusCode !== 200) {
+          res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers)
+          upstreamRes.pipe(res)
+          return
+        }
+        void readBody(upstreamRes).then((answer) => {
+          const rewritten = Buffer.from(rewrite(answer.toString('utf8'), params), 'utf8')
+          const {
+            'content-length': _length,
+            'transfer-encoding': _encoding,
+            ...headers
+          } = upstreamRes.headers
+          res.writeHead(200, { ...headers, 'content-length': rewritten.length })
+          res.end(rewritten)
+        })
       },
     )
     forward.on('error', () => {
@@ -134,13 +158,16 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     injectRandom(settings) {
       random = settings
     },
+    rewrite: ({ action, rewrite }) => rewrites.set(action, rewrite),
     clearFaults() {
       faults.length = 0
       random = undefined
+      rewrites.clear()
     },
     clear() {
       faults.length = 0
       random = undefined
+      rewrites.clear()
       for (const key of Object.keys(counts)) delete counts[key]
       for (const key of Object.keys(injected)) delete injected[key]
     },

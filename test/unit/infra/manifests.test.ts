@@ -182,9 +182,10 @@ describe('RBAC', () => {
   )
 
   // The Machine controller reads provider credentials and user data; the orphan sweep and the
-  // MachineClass controller (capacity lookups) read the MachineClasses' credentials. All by name
+  // MachineClass controller (capacity lookups) and the status-check pass read the MachineClasses'
+  // credentials. All by name
   // only: nobody may list or watch Secrets.
-  it('lets only the Machine and MachineClass controllers and the orphan sweep read Secrets, by name', () => {
+  it('lets only the Machine and MachineClass controllers, the orphan sweep and the status-check pass read Secrets, by name', () => {
     const secretRules = roles.flatMap(({ obj }) =>
       (obj.rules ?? [])
         .filter((rule) => rule.resources?.includes('secrets'))
@@ -194,6 +195,7 @@ describe('RBAC', () => {
       { role: 'machine-api:machine-controller', verbs: ['get'] },
       { role: 'machine-api:machineclass-controller', verbs: ['get'] },
       { role: 'machine-api:orphan-sweep', verbs: ['get'] },
+      { role: 'machine-api:status-check-sweep', verbs: ['get'] },
     ])
   })
 

@@ -8,7 +8,7 @@ import { lazyProvider } from '../../../src/providers/lazy-provider'
 import type { Provider } from '../../../src/providers/registry'
 
 const capabilities = (provider: Provider) =>
-  (['sweepOrphans', 'capacity'] as const).filter((c) => provider[c] !== undefined)
+  (['sweepOrphans', 'capacity', 'instanceStatus'] as const).filter((c) => provider[c] !== undefined)
 
 const request: CapacityRequest = {
   providerSpec: { allocatable: { cpu: '2', memory: '8Gi', pods: '50' } },
