@@ -1,16 +1,18 @@
 /**
- * @module One queue message, from body to outcome: parse it, find each named instance's Machine,
- * record the notice there. Whether the message may be deleted follows from the outcomes: every
- * outcome but `failed` is final (recorded, already there, nothing to record, not ours, not
- * readable), so a duplicate, late, unknown or malformed message leaves the queue at once, while a
- * failure (apiserver or EC2 unreachable) leaves it for SQS to deliver again.
+ * @module One batch of queue messages, from bodies to outcomes: parse each, find the Machines of
+ * every instance the batch names at once (one EC2 look-up per batch, not per message), record each
+ * notice on its Machine. Whether a message may be deleted follows from its outcomes: every outcome
+ * but `failed` is final (recorded, already there, nothing to record, not ours, not readable), so a
+ * duplicate, late, unknown or malformed message leaves the queue at once, while a failure
+ * (apiserver or EC2 unreachable) leaves it for SQS to deliver again.
  */
 import type { Counter } from 'prom-client'
+import type { InstanceNotice } from '../../api/instance-notice'
 import type { Machine } from '../../api/v1beta1/machine'
 import { errorMessage } from '../../errors'
 import type { KubeClient } from '../../kube/kube-client'
 import type { Logger } from '../../observability/logger'
-import { parseEc2Notice } from './eventbridge-events'
+import { type ParsedMessage, parseEc2Notice } from './eventbridge-events'
 import { recordNotice } from './record-notice'
 
 /** What became of one notice (or of a message without one): the metric's `outcome` label. */
@@ -22,24 +24,58 @@ export type NoticeOutcome =
   | 'malformed'
   | 'failed'
 
-/** What handling a message needs. */
+/** What handling messages needs. */
 export interface HandleDeps {
   kube: KubeClient
-  /** The Machine an instance belongs to, read fresh (the aws provider's instance-owner.ts). */
-  machineForInstance(instanceId: string, signal: AbortSignal): Promise<Machine | undefined>
+  /**
+   * The Machine of each instance (undefined: none), read fresh, for a whole batch at once (the
+   * aws provider's instance-owner.ts).
+   */
+  machinesForInstances(
+    instanceIds: readonly string[],
+    signal: AbortSignal,
+  ): Promise<Map<string, Machine | undefined>>
   log: Logger
   fieldManager: string
   /** Notices by `reason` (the condition reason, or `none`) and `outcome`. */
   notices: Counter<'reason' | 'outcome'>
 }
 
-/** Handles one message body; resolves true when the message may be deleted. Never rejects. */
-export async function handleMessage(
+/** One message as received. */
+export interface QueueMessage {
+  id: string
+  body: string
+}
+
+/**
+ * Handles `messages`; resolves, for each in order, true when it may be deleted. Never rejects: a
+ * failed look-up fails the batch's notices, which stay queued.
+ */
+export async function handleMessages(
   deps: HandleDeps,
-  message: { id: string; body: string },
+  messages: readonly QueueMessage[],
   signal: AbortSignal,
+): Promise<boolean[]> {
+  const parsed = messages.map((m) => ({ ...m, parsed: parseEc2Notice(m.body) }))
+  const ids = parsed.flatMap((m) =>
+    m.parsed.type === 'notices' ? m.parsed.notices.map((n) => n.instanceId) : [],
+  )
+  let owners: Map<string, Machine | undefined> | Error = new Map()
+  if (ids.length > 0) {
+    owners = await deps
+      .machinesForInstances(ids, signal)
+      .catch((error: unknown) => new Error(errorMessage(error)))
+  }
+  const lookup = owners
+  return await Promise.all(parsed.map((m) => handleParsed(deps, m, lookup)))
+}
+
+async function handleParsed(
+  deps: HandleDeps,
+  message: { id: string; parsed: ParsedMessage },
+  owners: Map<string, Machine | undefined> | Error,
 ): Promise<boolean> {
-  const parsed = parseEc2Notice(message.body)
+  const { parsed } = message
   // The body is never logged: it is whatever reached the queue.
   if (parsed.type === 'malformed') {
     deps.notices.inc({ reason: 'none', outcome: 'malformed' })
@@ -59,25 +95,32 @@ export async function handleMessage(
   }
   let done = true
   for (const notice of parsed.notices) {
-    const fields = { messageId: message.id, eventId: notice.eventId, instanceId: notice.instanceId }
-    let outcome: NoticeOutcome
-    try {
-      const machine = await deps.machineForInstance(notice.instanceId, signal)
-      const recorded = machine ? await recordNotice(deps, machine, notice) : 'machine-gone'
-      outcome = recorded === 'machine-gone' ? 'unknown-instance' : recorded
-      const machineName = machine
-        ? `${machine.metadata.namespace}/${machine.metadata.name}`
-        : undefined
-      deps.log.info(
-        { ...fields, reason: notice.reason, outcome, machine: machineName },
-        'EC2 notice',
-      )
-    } catch (error) {
-      outcome = 'failed'
-      done = false
-      deps.log.warn({ ...fields, err: errorMessage(error) }, 'EC2 notice not recorded, left queued')
-    }
+    const outcome = await handleNotice(deps, message.id, notice, owners)
+    if (outcome === 'failed') done = false
     deps.notices.inc({ reason: notice.reason, outcome })
   }
   return done
+}
+
+async function handleNotice(
+  deps: HandleDeps,
+  messageId: string,
+  notice: InstanceNotice,
+  owners: Map<string, Machine | undefined> | Error,
+): Promise<NoticeOutcome> {
+  const fields = { messageId, eventId: notice.eventId, instanceId: notice.instanceId }
+  try {
+    if (owners instanceof Error) throw owners
+    const machine = owners.get(notice.instanceId)
+    const recorded = machine ? await recordNotice(deps, machine, notice) : 'machine-gone'
+    const outcome = recorded === 'machine-gone' ? 'unknown-instance' : recorded
+    const machineName = machine
+      ? `${machine.metadata.namespace}/${machine.metadata.name}`
+      : undefined
+    deps.log.info({ ...fields, reason: notice.reason, outcome, machine: machineName }, 'EC2 notice')
+    return outcome
+  } catch (error) {
+    deps.log.warn({ ...fields, err: errorMessage(error) }, 'EC2 notice not recorded, left queued')
+    return 'failed'
+  }
 }

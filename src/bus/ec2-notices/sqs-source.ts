@@ -4,8 +4,9 @@
  * and records each notice on its Machine (handle-message.ts). The Machine's own watch then runs its
  * reconcile, whichever bus carries it. A message is deleted only once handled; one that failed
  * stays queued and SQS delivers it again after its visibility timeout (a redrive policy bounds the
- * retries of a message that always fails). Up to 10 messages per poll are handled at once, so one
- * slow or failing message does not hold up the others.
+ * retries of a message that always fails). Up to 10 messages per poll are handled at once, with
+ * one EC2 look-up for the instances they name, so one slow or failing message does not hold up
+ * the others.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import {
@@ -16,7 +17,7 @@ import {
 } from '@aws-sdk/client-sqs'
 import { Counter, type Registry } from 'prom-client'
 import { errorMessage } from '../../errors'
-import { type HandleDeps, handleMessage } from './handle-message'
+import { type HandleDeps, handleMessages } from './handle-message'
 
 /** What the source needs; `notices` is created on `registry`. */
 export interface Ec2NoticeSourceOptions extends Omit<HandleDeps, 'notices'> {
@@ -27,7 +28,7 @@ export interface Ec2NoticeSourceOptions extends Omit<HandleDeps, 'notices'> {
   waitSeconds?: number
   /** Pause after a failed poll (default 5 s). */
   retryMs?: number
-  /** Bound on handling one message (default 30 s). */
+  /** Bound on handling one poll's messages (default 30 s). */
   messageTimeoutMs?: number
 }
 
@@ -61,9 +62,7 @@ export function startEc2NoticeSource(options: Ec2NoticeSourceOptions): Ec2Notice
           }),
           { abortSignal: stopping.signal },
         )
-        await Promise.all(
-          (out.Messages ?? []).map((m) => handleAndDelete(options, deps, m, stopping.signal)),
-        )
+        await handleAndDelete(options, deps, out.Messages ?? [], stopping.signal)
       } catch (error) {
         if (stopping.signal.aborted) break
         options.log.warn(
@@ -86,25 +85,30 @@ export function startEc2NoticeSource(options: Ec2NoticeSourceOptions): Ec2Notice
 async function handleAndDelete(
   options: Ec2NoticeSourceOptions,
   deps: HandleDeps,
-  message: Message,
+  messages: readonly Message[],
   stop: AbortSignal,
 ): Promise<void> {
-  const id = message.MessageId ?? ''
+  if (messages.length === 0) return
   const signal = AbortSignal.any([stop, AbortSignal.timeout(options.messageTimeoutMs ?? 30_000)])
-  const done = await handleMessage(deps, { id, body: message.Body ?? '' }, signal)
-  if (!done || !message.ReceiptHandle) return
-  try {
-    await options.sqs.send(
-      new DeleteMessageCommand({
-        QueueUrl: options.queueUrl,
-        ReceiptHandle: message.ReceiptHandle,
-      }),
-    )
-  } catch (error) {
-    // Delivered again later; recording it again is a no-op (a duplicate).
-    options.log.warn(
-      { messageId: id, err: errorMessage(error) },
-      'EC2 notice handled, delete failed',
-    )
-  }
+  const received = messages.map((m) => ({ id: m.MessageId ?? '', body: m.Body ?? '' }))
+  const done = await handleMessages(deps, received, signal)
+  await Promise.all(
+    messages.map(async (message, i) => {
+      if (!done[i] || !message.ReceiptHandle) return
+      try {
+        await options.sqs.send(
+          new DeleteMessageCommand({
+            QueueUrl: options.queueUrl,
+            ReceiptHandle: message.ReceiptHandle,
+          }),
+        )
+      } catch (error) {
+        // Delivered again later; recording it again is a no-op (a duplicate).
+        options.log.warn(
+          { messageId: message.MessageId, err: errorMessage(error) },
+          'EC2 notice handled, delete failed',
+        )
+      }
+    }),
+  )
 }

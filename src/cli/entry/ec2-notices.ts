@@ -50,7 +50,7 @@ export async function startEc2Notices(
   const notices = ec2NoticeSettings(env)
   if (!notices) return undefined
   // Loaded only when configured: most workers never need the SQS client.
-  const [{ SQSClient }, { EC2Client }, { startEc2NoticeSource }, { machineForInstance }] =
+  const [{ SQSClient }, { EC2Client }, { startEc2NoticeSource }, { machinesForInstances }] =
     await Promise.all([
       import('@aws-sdk/client-sqs'),
       import('@aws-sdk/client-ec2'),
@@ -74,7 +74,7 @@ export async function startEc2Notices(
     log: deps.log.child({ source: 'ec2-notices' }),
     fieldManager: deps.fieldManager,
     registry: deps.registry,
-    machineForInstance: (id, signal) => machineForInstance(lookup, id, signal),
+    machinesForInstances: (ids, signal) => machinesForInstances(lookup, ids, signal),
   })
   return async () => {
     await source.stop()

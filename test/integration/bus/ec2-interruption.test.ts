@@ -17,7 +17,7 @@ import { machineApiTypes } from '../../../src/api/resource-types'
 import { startEc2NoticeSource } from '../../../src/bus/ec2-notices/sqs-source'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
 import { silentLogger } from '../../../src/observability/logger'
-import { machineForInstance } from '../../../src/providers/aws/instance-owner'
+import { machinesForInstances } from '../../../src/providers/aws/instance-owner'
 import { parseAwsProviderID } from '../../../src/providers/aws/provider-id'
 import { awsProviderSpecSchema } from '../../../src/providers/aws/spec'
 import { createProviderRegistry } from '../../../src/providers/registry'
@@ -178,8 +178,8 @@ describe('an EC2 spot interruption of a MachineDeployment Machine (moto EC2 and 
       sqs,
       queueUrl,
       kube: kube(),
-      machineForInstance: (id, signal) =>
-        machineForInstance({ kube: kube(), ec2: moto().ec2, namespace: ns }, id, signal),
+      machinesForInstances: (ids, signal) =>
+        machinesForInstances({ kube: kube(), ec2: moto().ec2, namespace: ns }, ids, signal),
       log: silentLogger(),
       fieldManager: 'machine-api-test',
       registry: new Registry(),

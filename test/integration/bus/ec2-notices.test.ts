@@ -6,6 +6,7 @@
  * unknown instance and malformed bodies are counted, dropped and do not hold up the others.
  */
 import { readFileSync } from 'node:fs'
+import { EC2Client } from '@aws-sdk/client-ec2'
 import {
   CreateQueueCommand,
   GetQueueAttributesCommand,
@@ -21,7 +22,7 @@ import { startWorker } from '../../../src/cli/entry/worker'
 import { parseRuntimeSettings } from '../../../src/cli/runtime-settings'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
-import { machineForInstance } from '../../../src/providers/aws/instance-owner'
+import { machinesForInstances } from '../../../src/providers/aws/instance-owner'
 import { parseAwsProviderID } from '../../../src/providers/aws/provider-id'
 import { awsProviderSpecSchema } from '../../../src/providers/aws/spec'
 import { createProviderRegistry } from '../../../src/providers/registry'
@@ -94,7 +95,16 @@ function reconcileDeps() {
 }
 
 /** A fresh queue with the source polling it; `stop` in a finally. */
-async function queueWithSource(options: { kube?: KubeClient; visibilitySeconds?: number } = {}) {
+async function queueWithSource(
+  options: {
+    kube?: KubeClient
+    visibilitySeconds?: number
+    /** The EC2 client the look-up uses (moto's by default). */
+    ec2?: EC2Client
+    /** Bodies already queued when the source starts (so its first receive gets them together). */
+    queued?: string[]
+  } = {},
+) {
   const created = await sqs.send(
     new CreateQueueCommand({
       QueueName: uniqueName('notices'),
@@ -102,16 +112,19 @@ async function queueWithSource(options: { kube?: KubeClient; visibilitySeconds?:
     }),
   )
   const queueUrl = created.QueueUrl ?? ''
+  for (const body of options.queued ?? []) {
+    await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }))
+  }
   const registry = new Registry()
   const logs: string[] = []
   const source: Ec2NoticeSource = startEc2NoticeSource({
     sqs,
     queueUrl,
     kube: options.kube ?? kube(),
-    machineForInstance: (id, signal) =>
-      machineForInstance(
-        { kube: options.kube ?? kube(), ec2: moto().ec2, namespace: namespace() },
-        id,
+    machinesForInstances: (ids, signal) =>
+      machinesForInstances(
+        { kube: options.kube ?? kube(), ec2: options.ec2 ?? moto().ec2, namespace: namespace() },
+        ids,
         signal,
       ),
     log: capturingLogger(logs),
@@ -237,6 +250,42 @@ describe('EC2 notice source (moto SQS and EC2)', () => {
       expect(spotEvents.map((e) => e.count ?? 1)).toEqual([1])
       expect(await eventsAbout(key.name, 'RebalanceRecommended')).toHaveLength(0)
       expect(await eventsAbout(key.name, 'InstanceTerminated')).toHaveLength(1)
+    } finally {
+      await queue.stop()
+    }
+  })
+
+  it('a batch of notices about three Machines and an unknown instance is one DescribeInstances', async () => {
+    const machines = await Promise.all(['batch-1', 'batch-2', 'batch-3'].map(provisionedMachine))
+    const describes: string[] = []
+    const ec2 = new EC2Client({
+      region,
+      endpoint: moto().moto.endpoint,
+      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    })
+    ec2.middlewareStack.add(
+      (next, context) => (args) => {
+        describes.push(String(context.commandName))
+        return next(args)
+      },
+      { step: 'initialize' },
+    )
+    onTestFinished(() => ec2.destroy())
+    const at = new Date()
+    const bodies = [...machines.map((m) => m.instanceId), 'i-0fffffffffffffff1'].map((id) =>
+      notice('spot-interruption', id, at),
+    )
+    const queue = await queueWithSource({ ec2, queued: bodies })
+    try {
+      await waitFor('every message handled', async () => {
+        const c = await queue.counts()
+        return (await queue.queueEmpty()) && c['SpotInterruption/recorded'] === 3 && c
+      })
+      expect(await queue.counts()).toEqual({
+        'SpotInterruption/recorded': 3,
+        'SpotInterruption/unknown-instance': 1,
+      })
+      expect(describes).toEqual(['DescribeInstancesCommand'])
     } finally {
       await queue.stop()
     }
