@@ -21,5 +21,5 @@ export interface DisruptionBudget {
   /** How long the window stays open after each time the schedule fires. */
   duration?: string | undefined
   /** The reasons the budget caps; unset: all of them. */
-  reasons?: readonly DisruptionReason[] | undefined
+  reasons?: DisruptionReason[] | undefined
 }

@@ -6,10 +6,13 @@
  * empty sets to revisionHistoryLimit.
  */
 
+import { isDeepStrictEqual } from 'node:util'
 import { ANNOTATIONS, LABELS } from '../../api/group'
 import { resolveIntOrPercent } from '../../api/shared/int-or-string'
+import { formatExpiryAllowance } from '../disruption/allowance'
 import { isDeleting, type MachineSetObject } from '../machine-set/types'
 import { autoscalerKeyPatch, isPaused } from './autoscaler-keys'
+import { type DeploymentDisruption, olderSetExpiryAllowance, planDisruption } from './disruption'
 import {
   deploymentTemplateOf,
   desiredMachineSet,
@@ -18,7 +21,7 @@ import {
   revisionOf,
 } from './machine-sets'
 import { mergePatchFor } from './merge-diff'
-import { planRollingUpdate } from './rolling-update'
+import { planRollingUpdate, type RollingUpdateInput } from './rolling-update'
 import { planOnDelete, type ScaleDecision, type SetView, scaleWithoutRollout } from './scaling'
 import { templateHash } from './template-hash'
 
@@ -27,6 +30,8 @@ export interface DeploymentObservation {
   deployment: MachineDeploymentObject
   /** The MachineSets the deployment controls. */
   sets: MachineSetObject[]
+  /** The time of the pass: disruption budget windows are evaluated at it (unset: no budgets). */
+  now?: Date | undefined
 }
 
 /** One thing to do; the executor switches on `type`. */
@@ -44,6 +49,8 @@ export interface DeploymentPlan {
   current: MachineSetObject | undefined
   /** Replicas moved or a set created: the rollout made progress. */
   progressed: boolean
+  /** The disruption budgets' allowances, and whether they held the rollout back this pass. */
+  disruption?: DeploymentDisruption & { rolloutHeld: boolean }
 }
 
 /** The set as the replica planners see it. */
@@ -93,30 +100,54 @@ export function planMachineDeployment(obs: DeploymentObservation): DeploymentPla
   const current = existing ?? desiredMachineSet(md, hash, maxRevision + 1, 0)
   const olds = sets.filter((s) => s !== current)
   const onDelete = md.spec.strategy?.type === 'OnDelete'
+  const bounds = rolloutBounds(md, replicas)
+  const disruption = obs.now
+    ? planDisruption(md, { current, all: sets, maxSurge: bounds.maxSurge }, obs.now)
+    : undefined
+  const expiryAllowance = (set: MachineSetObject) =>
+    disruption &&
+    formatExpiryAllowance(set === current ? disruption.expiry : olderSetExpiryAllowance)
   for (const set of sets) {
     const patch = setPatch(md, set, {
       current: set === current,
       onDelete,
       // A rollback makes an old template current again: it gets the newest revision.
       revision: set === current && revisionOf(set) < maxRevision ? maxRevision + 1 : undefined,
+      expiryAllowance: expiryAllowance(set),
     })
     if (patch) actions.push({ type: 'patch-set', set, patch })
   }
+  const rolling: RollingUpdateInput = {
+    replicas,
+    ...bounds,
+    newSet: viewOf(current),
+    oldSets: olds.map(viewOf),
+  }
+  const allowance = onDelete ? undefined : disruption?.rollout.allowance
   const decision = onDelete
     ? planOnDelete(replicas, viewOf(current), olds.map(viewOf))
-    : planRollingUpdate({
-        replicas,
-        ...rolloutBounds(md, replicas),
-        newSet: viewOf(current),
-        oldSets: olds.map(viewOf),
-      }).scale
+    : planRollingUpdate({ ...rolling, disruptionAllowance: allowance }).scale
+  // Held: without the budget this pass would have scaled more.
+  const rolloutHeld =
+    allowance !== undefined && !isDeepStrictEqual(decision, planRollingUpdate(rolling).scale)
   if (!existing) {
+    const allowed = expiryAllowance(current)
+    if (allowed !== undefined) {
+      current.metadata.annotations = {
+        ...current.metadata.annotations,
+        [ANNOTATIONS.expiryAllowance]: allowed,
+      }
+    }
     current.spec.replicas = decision[current.metadata.name] ?? 0
     actions.push({ type: 'create-set', set: current })
   }
   const plan = finish(existing ? sets : olds, decision, actions, current)
   plan.actions.push(...trimHistory(md, olds, decision))
-  return { ...plan, progressed: plan.progressed || !existing }
+  return {
+    ...plan,
+    progressed: plan.progressed || !existing,
+    ...(disruption ? { disruption: { ...disruption, rolloutHeld } } : {}),
+  }
 }
 
 function finish(
@@ -142,7 +173,13 @@ function finish(
 function setPatch(
   md: MachineDeploymentObject,
   set: MachineSetObject,
-  options: { current: boolean; onDelete: boolean; revision: number | undefined },
+  options: {
+    current: boolean
+    onDelete: boolean
+    revision: number | undefined
+    /** The expiry allowance annotation value the set should carry (unset: leave it). */
+    expiryAllowance?: string | undefined
+  },
 ): Record<string, unknown> | undefined {
   const disable = options.onDelete && !options.current ? 'true' : undefined
   const have = set.metadata.annotations?.[ANNOTATIONS.disableMachineCreate]
@@ -150,6 +187,13 @@ function setPatch(
   const annotations: Record<string, string | null> = { ...keys.annotations }
   if (have !== disable) annotations[ANNOTATIONS.disableMachineCreate] = disable ?? null
   if (options.revision !== undefined) annotations[ANNOTATIONS.revision] = String(options.revision)
+  const allowance = options.expiryAllowance
+  if (
+    allowance !== undefined &&
+    set.metadata.annotations?.[ANNOTATIONS.expiryAllowance] !== allowance
+  ) {
+    annotations[ANNOTATIONS.expiryAllowance] = allowance
+  }
   const metadata: Record<string, unknown> = {}
   if (Object.keys(annotations).length > 0) metadata.annotations = annotations
   if (Object.keys(keys.labels).length > 0) metadata.labels = keys.labels

@@ -15,9 +15,11 @@ import type { Controller, ReconcileDeps, ReconcileResult } from '../runtime/cont
 import { isStalled } from '../runtime/stalled'
 import { writeStatus } from '../runtime/status-write'
 import { syncClassCapacity } from '../shared/class-capacity-sync'
+import { recordEvent } from '../shared/events'
 import { handedClass, templateRelatedClass } from '../shared/node-group-class'
 import { statusUnchanged } from '../shared/status-unchanged'
 import { executeDeploymentActions } from './execute'
+import { heldEvents } from './held-events'
 import type { MachineDeploymentObject } from './machine-sets'
 import { planMachineDeployment } from './plan'
 import { computeDeploymentStatus } from './status'
@@ -50,13 +52,19 @@ export async function reconcileMachineDeployment(
   const md = await deps.kube.get<MachineDeploymentObject & { [k: string]: unknown }>(type, ref)
   if (!md || isStalled(md)) return {}
   const sets = await listDeploymentSets(deps, md)
-  const plan = planMachineDeployment({ deployment: md, sets })
+  const plan = planMachineDeployment({ deployment: md, sets, now: deps.clock.now() })
   const errors = await executeDeploymentActions(deps, md, plan.actions)
   if (plan.actions.some((a) => a.type === 'rollback')) {
     if (errors[0]) throw errors[0]
     return { requeueAfterMs: 0 }
   }
-  const { status, requeueAfterMs } = computeDeploymentStatus(md, sets, plan, deps.clock.now())
+  const now = deps.clock.now()
+  const { status, requeueAfterMs: deadline } = computeDeploymentStatus(md, sets, plan, now)
+  for (const note of heldEvents(md, status)) await recordEvent(deps, md as KubeObject, note)
+  // A budget window opening or closing changes what may be replaced: look again then.
+  const windowMs = plan.disruption?.changesAt && plan.disruption.changesAt.getTime() - now.getTime()
+  const timers = [deadline, windowMs].filter((t): t is number => t !== undefined)
+  const requeueAfterMs = timers.length > 0 ? Math.max(0, Math.min(...timers)) : undefined
   if (!statusUnchanged(md.status, status)) {
     await writeStatus(deps.kube, type, { observed: md, status })
   }

@@ -27,6 +27,13 @@ export interface RollingUpdateInput {
   newSet: RolloutSet
   /** Older MachineSets, oldest first: they are scaled down in that order. */
   oldSets: RolloutSet[]
+  /**
+   * Replacements that may start this pass under a disruption budget (its limit less the Machines
+   * already not available or being deleted); unset: no budget. Surging above replicas and scaling
+   * an available old Machine down each take one; filling below replicas and removing an
+   * unavailable old Machine take none, so involuntary replacements are never held.
+   */
+  disruptionAllowance?: number
 }
 
 /** The next replicas of the sets that change, with notes for Events. */
@@ -51,12 +58,19 @@ export function planRollingUpdate(input: RollingUpdateInput): RollingUpdatePlan 
   const sets = [newSet, ...oldSets]
   const footprint = (s: RolloutSet) => Math.max(s.replicas, s.machines)
 
+  let allowance = input.disruptionAllowance ?? Number.POSITIVE_INFINITY
   let newReplicas = newSet.replicas
   if (newReplicas > replicas) {
     newReplicas = replicas
   } else if (newReplicas < replicas) {
-    const room = replicas + input.maxSurge - sets.reduce((sum, s) => sum + footprint(s), 0)
-    if (room > 0) newReplicas += Math.min(room, replicas - newReplicas)
+    const total = sets.reduce((sum, s) => sum + footprint(s), 0)
+    const room = replicas + input.maxSurge - total
+    const fill = Math.max(0, replicas - total)
+    const grow = Math.min(room, replicas - newReplicas, fill + allowance)
+    if (grow > 0) {
+      newReplicas += grow
+      allowance -= Math.max(0, grow - fill)
+    }
   }
   if (newReplicas !== newSet.replicas) {
     scale[newSet.name] = newReplicas
@@ -73,10 +87,11 @@ export function planRollingUpdate(input: RollingUpdateInput): RollingUpdatePlan 
     if (old.replicas === 0) continue
     // Replicas that are not available can go without reducing availability.
     const unavailable = old.replicas - counted(old)
-    const spendable = Math.max(0, Math.min(counted(old), availabilityBudget))
+    const spendable = Math.max(0, Math.min(counted(old), availabilityBudget, allowance))
     const down = Math.min(old.replicas, unavailable + spendable)
     if (down === 0) continue
     availabilityBudget -= Math.max(0, down - unavailable)
+    allowance -= Math.max(0, down - unavailable)
     scale[old.name] = old.replicas - down
     notes.push(`Scaled old MachineSet ${old.name} from ${old.replicas} to ${old.replicas - down}`)
   }

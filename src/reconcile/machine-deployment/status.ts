@@ -9,15 +9,21 @@
  * created a set, or a counter changed since the last status; the time is kept in
  * status.lastProgressTime so the deadline survives restarts.
  *
+ * ReplacementsHeld is True while a disruption budget holds a replacement back: the rollout (this
+ * pass would have scaled further without the budget) or a set's expired Machines (rolled up from
+ * the sets' own ReplacementsHeld), naming the budget and when its window changes.
+ *
  * ReplicaFailure is rolled up from the sets: True while any set reports Failed Machines, quoting
  * the set with the most (its message names the failure and what to fix), so `kubectl describe
  * machinedeployment` says why Machines keep failing without looking one level down.
  */
 import { selectorToString } from '../../api/shared/label-selector'
+import { describeBudget } from '../disruption/budgets'
 import type { MachineSetObject } from '../machine-set/types'
 import { type ConditionInput, setConditions } from '../shared/conditions'
 import { CAPI_PAUSED_ANNOTATION, isPaused } from './autoscaler-keys'
 import type { MachineDeploymentObject } from './machine-sets'
+import type { DeploymentPlan } from './plan'
 import { rolloutBounds } from './plan'
 
 type Status = NonNullable<MachineDeploymentObject['status']>
@@ -34,6 +40,8 @@ export interface DeploymentStatusInput {
   current: MachineSetObject | undefined
   /** This pass scaled or created a set. */
   progressed: boolean
+  /** The budgets' allowances of the pass (unset: not evaluated). */
+  disruption?: DeploymentPlan['disruption']
 }
 
 /** Computes the status of `md` over its observed `sets` at `now`. */
@@ -119,6 +127,7 @@ export function computeDeploymentStatus(
       ? cond('Paused', 'True', 'Paused', `${pausedBy(md)}: template changes are not rolled out`)
       : cond('Paused', 'False', 'NotPaused', 'Template changes are rolled out'),
     replicaFailure(sets),
+    replacementsHeld(md, sets, input.disruption),
   ]
   const generation = md.metadata.generation
   const status: Status = {
@@ -172,4 +181,46 @@ function replicaFailure(sets: MachineSetObject[]): ConditionInput {
 /** What pauses `md`, for the Paused condition's message. */
 function pausedBy(md: MachineDeploymentObject): string {
   return md.spec.paused ? 'spec.paused is true' : `annotation ${CAPI_PAUSED_ANNOTATION} is set`
+}
+
+/** ReplacementsHeld: the rollout held by a budget, else the first set whose expiry is held. */
+function replacementsHeld(
+  md: MachineDeploymentObject,
+  sets: MachineSetObject[],
+  disruption: DeploymentStatusInput['disruption'],
+): ConditionInput {
+  if (disruption?.rolloutHeld) {
+    const { reason, evaluation, inFlight } = disruption.rollout
+    const budget = md.spec.disruption?.budgets?.[evaluation.index ?? -1]
+    const which = budget ? describeBudget(budget, evaluation.index ?? 0) : 'a disruption budget'
+    const until = evaluation.changesAt
+      ? `; the budget changes at ${evaluation.changesAt.toISOString()}`
+      : ''
+    return cond(
+      'ReplacementsHeld',
+      'True',
+      'DisruptionBudget',
+      `${reason} replacements held: ${which} allows ${evaluation.limit} in replacement at once and ${inFlight} ${inFlight === 1 ? 'is' : 'are'} not available or being deleted${until}`,
+    )
+  }
+  const held = sets
+    .map((s) => ({
+      name: s.metadata.name,
+      c: s.status?.conditions?.find((x) => x.type === 'ReplacementsHeld'),
+    }))
+    .find((x) => x.c?.status === 'True')
+  if (held?.c) {
+    return cond(
+      'ReplacementsHeld',
+      'True',
+      held.c.reason,
+      `MachineSet ${held.name}: ${held.c.message}`,
+    )
+  }
+  return cond(
+    'ReplacementsHeld',
+    'False',
+    'NotHeld',
+    'No replacement waits for a disruption budget',
+  )
 }

@@ -27,7 +27,7 @@ export function expiryEvents(
     })
   }
   const before = set.status?.conditions?.find((c) => c.type === 'ReplacementsHeld')
-  if (held.status === 'True' && (before?.status !== 'True' || before.message !== held.message)) {
+  if (held.status === 'True' && before?.status !== 'True') {
     notes.push({ type: 'Normal', reason: 'ReplacementHeld', message: held.message })
   }
   return notes
