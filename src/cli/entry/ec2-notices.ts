@@ -50,10 +50,9 @@ export async function startEc2Notices(
   const notices = ec2NoticeSettings(env)
   if (!notices) return undefined
   // Loaded only when configured: most workers never need the SQS client.
-  const [{ SQSClient }, { EC2Client }, { startEc2NoticeSource }, { machinesForInstances }] =
+  const [{ SQSClient, EC2Client }, { startEc2NoticeSource }, { machinesForInstances }] =
     await Promise.all([
-      import('@aws-sdk/client-sqs'),
-      import('@aws-sdk/client-ec2'),
+      import('./ec2-notice-sdk'),
       import('../../bus/ec2-notices/sqs-source'),
       import('../../providers/aws/instance-owner'),
     ])

@@ -2,6 +2,11 @@
  * Each function bundle carries only its own command: the webhook's cold start must not parse the
  * AWS SDK, NATS and every other command (it once bundled the whole CLI, 7.6 MB per function).
  */
+import { execFile } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { type BuildOptions, build } from 'esbuild'
 import { describe, expect, it } from 'vitest'
 import { plugins } from '../../../scripts/build/plugins.mjs'
@@ -125,4 +130,32 @@ describe('function bundles', () => {
     },
     60_000,
   )
+})
+
+describe('a bundle loading the AWS SDK on first use', () => {
+  it('gets its classes (a CommonJS package imported from an import() chunk keeps its named exports)', async () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'machine-api-bundle-'))
+    try {
+      // The worker's way of loading the notice source's clients, bundled as scripts/build.mjs does.
+      await build({
+        ...buildOptions,
+        write: true,
+        splitting: true,
+        outdir,
+        stdin: {
+          contents:
+            "const sdk = await import('./src/cli/entry/ec2-notice-sdk'); console.log(typeof sdk.SQSClient, typeof sdk.EC2Client)",
+          resolveDir: process.cwd(),
+          loader: 'ts',
+        },
+        banner: {
+          js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+        },
+      })
+      const { stdout } = await promisify(execFile)(process.execPath, [join(outdir, 'stdin.js')])
+      expect(stdout.trim()).toBe('function function')
+    } finally {
+      rmSync(outdir, { recursive: true, force: true })
+    }
+  }, 120_000)
 })
