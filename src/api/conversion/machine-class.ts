@@ -1,6 +1,7 @@
 /**
  * @module MachineClass v1alpha1 <-> v1beta1: secretRef is credentialsSecretRef; userDataSecretRef,
- * unavailableOfferingTTL, status conditions, capacity, nodeInfo, zones and unavailableOfferings
+ * unavailableOfferingTTL, status conditions, capacity, nodeInfo, offeredZones, zones and
+ * unavailableOfferings
  * are hub-only.
  */
 import type { machineClassV1alpha1Schema } from '../v1alpha1/machine-class'
@@ -27,9 +28,17 @@ export const machineClassConverter: ConverterOf<Types> = {
       userDataSecretRef: data.userDataSecretRef as Types['hubSpec']['userDataSecretRef'],
       unavailableOfferingTTL: data.unavailableOfferingTTL as string | undefined,
     }),
-  statusDown: ({ conditions, capacity, nodeInfo, zones, unavailableOfferings, ...same }) => ({
+  statusDown: ({
+    conditions,
+    capacity,
+    nodeInfo,
+    offeredZones,
+    zones,
+    unavailableOfferings,
+    ...same
+  }) => ({
     value: compact(same),
-    data: { conditions, capacity, nodeInfo, zones, unavailableOfferings },
+    data: { conditions, capacity, nodeInfo, offeredZones, zones, unavailableOfferings },
   }),
   statusUp: (status, data) =>
     compact({
@@ -37,6 +46,7 @@ export const machineClassConverter: ConverterOf<Types> = {
       conditions: data.conditions as Types['hubStatus']['conditions'],
       capacity: data.capacity as Types['hubStatus']['capacity'],
       nodeInfo: data.nodeInfo as Types['hubStatus']['nodeInfo'],
+      offeredZones: data.offeredZones as Types['hubStatus']['offeredZones'],
       zones: data.zones as Types['hubStatus']['zones'],
       unavailableOfferings: data.unavailableOfferings as Types['hubStatus']['unavailableOfferings'],
     }),

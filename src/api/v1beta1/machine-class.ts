@@ -74,14 +74,23 @@ export const machineClassStatusSchema = lazySchema(() =>
           'cluster-autoscaler reads to scale a node group up from zero.',
       ),
     nodeInfo: machineClassNodeInfoSchema().optional(),
-    zones: z
+    offeredZones: z
       .array(z.string().min(1).max(63).describe('A zone, e.g. eu-west-1a.'))
       .max(64)
       .optional()
       .describe(
         'The zones a Machine of this class can launch in, found by the provider (aws: the zones ' +
-          'of the subnets that offer one of the instance types). A MachineSet spreads its ' +
-          "Machines over them evenly, writing each one's zone to its spec.failureDomain.",
+          'of the subnets that offer one of the instance types).',
+      ),
+    zones: z
+      .array(z.string().min(1).max(63).describe('A zone, e.g. eu-west-1a.'))
+      .max(64)
+      .optional()
+      .describe(
+        'The zones that can host a Machine of this class now: offeredZones without those where ' +
+          'unavailableOfferings lists every offering of the class (all stay when every zone is ' +
+          "out). A MachineSet spreads its Machines over them evenly, writing each one's zone to " +
+          'its spec.failureDomain.',
       ),
     unavailableOfferings: z
       .array(unavailableOfferingSchema())

@@ -41,11 +41,14 @@ export function capacityStatus(
   if (outcome.type === 'known') {
     status.capacity = { ...outcome.result.capacity }
     status.nodeInfo = { ...outcome.result.nodeInfo }
-    if (outcome.result.zones) status.zones = [...outcome.result.zones]
-    else delete status.zones
+    // status.zones, the offered zones that can host a Machine now, is derived by the reconcile.
+    if (outcome.result.zones) status.offeredZones = [...outcome.result.zones]
+    else delete status.offeredZones
+    delete status.zones
   } else if (outcome.type !== 'unavailable') {
     delete status.capacity
     delete status.nodeInfo
+    delete status.offeredZones
     delete status.zones
   }
   return status

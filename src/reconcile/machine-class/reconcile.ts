@@ -16,6 +16,7 @@ import type { ProviderRegistry } from '../../providers/registry'
 import { namespacedSecretReader } from '../../providers/secret-reader'
 import type { Controller, ReconcileDeps, ReconcileResult } from '../runtime/controller'
 import { writeStatus } from '../runtime/status-write'
+import { hostableZones } from '../shared/hostable-zones'
 import { statusUnchanged } from '../shared/status-unchanged'
 import { unexpired, untilNextExpiry } from '../shared/unavailable-offerings'
 import { type CapacityOutcome, capacityCurrent, capacityStatus } from './capacity-status'
@@ -61,6 +62,23 @@ async function askProvider(
   }
 }
 
+/**
+ * status.offeredZones and status.zones: the offered zones (those of a status written before
+ * offeredZones existed were all offered) and those of them that can host a Machine now
+ * (shared/hostable-zones.ts), so a zone whose every offering is remembered unavailable leaves
+ * status.zones until the first of its entries expires. `status` is the whole status to be.
+ */
+function zonesNow(
+  machineClass: ClassObject,
+  status: NonNullable<MachineClass['status']>,
+  now: Date,
+): Pick<NonNullable<MachineClass['status']>, 'offeredZones' | 'zones'> {
+  const offered = status.offeredZones ?? status.zones
+  if (!offered) return {}
+  const zones = hostableZones(offered, { spec: machineClass.spec, status }, now)
+  return { offeredZones: [...offered], zones }
+}
+
 /** Reconciles one MachineClass's capacity status. */
 export async function reconcileMachineClass(
   deps: ReconcileDeps & { providers: ProviderRegistry },
@@ -80,10 +98,13 @@ export async function reconcileMachineClass(
   const capacity = capacityCurrent(machineClass)
     ? undefined
     : await askProvider(deps, deps.providers, machineClass)
-  const status = {
+  const status: NonNullable<MachineClass['status']> = {
     ...(capacity ? capacityStatus(machineClass, capacity, now) : {}),
     ...offerings,
   }
+  // capacityStatus answers the whole status; otherwise the patch goes over the stored one.
+  const whole = capacity ? status : { ...machineClass.status, ...status }
+  Object.assign(status, zonesNow(machineClass, whole, now))
   if (!statusUnchanged(machineClass.status, status)) {
     await writeStatus(deps.kube, type, { observed: machineClass, status })
   }

@@ -217,11 +217,36 @@ describe('offerings of a MachineClass on aws (moto)', () => {
     const now = await reconcileMachineClass(classDeps, key)
     expect(now.requeueAfterMs).toBeGreaterThan(0)
     expect(now.requeueAfterMs).toBeLessThanOrEqual(3 * 60_000)
-    const later = Math.max(...listed.map((o) => Date.parse(o.expiresAt))) + 1
+    // t3.small is left in eu-west-1a and eu-west-1b: every zone can host a Machine now.
+    expect((await readClass(ns))?.status?.zones).toEqual(zones)
+    // With the other two types missed there too, eu-west-1a cannot: it leaves status.zones.
+    const missedTo = new Date(Date.now() + 60_000).toISOString()
+    const moreMisses = ['t3.small', 't3.medium'].map((instanceType) => ({
+      instanceType,
+      zone: 'eu-west-1a',
+      capacityType: 'on-demand',
+      reason: 'InsufficientInstanceCapacity',
+      expiresAt: missedTo,
+    }))
+    const before = await readClass(ns)
+    await kube().mergePatch(
+      machineApiTypes.machineClass,
+      { namespace: ns, name: 'fleet' },
+      {
+        metadata: { resourceVersion: before?.metadata.resourceVersion },
+        status: { unavailableOfferings: [...listed, ...moreMisses] },
+      },
+      { subresource: 'status' },
+    )
+    await reconcileMachineClass(classDeps, key)
+    const narrowed = (await readClass(ns))?.status
+    expect(narrowed?.zones).toEqual(['eu-west-1b', 'eu-west-1c'])
+    expect(narrowed?.offeredZones).toEqual(zones)
+    const later = Math.max(...[...listed, ...moreMisses].map((o) => Date.parse(o.expiresAt))) + 1
     await reconcileMachineClass({ ...classDeps, clock: { now: () => new Date(later) } }, key)
     const fleet = await readClass(ns)
     expect(fleet?.status?.unavailableOfferings).toEqual([])
-    // ...and lists the zones a MachineSet of this class balances over.
+    // ...and lists every zone again for a MachineSet of this class to balance over.
     expect(fleet?.status?.zones).toEqual(zones)
   })
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { pickVictims } from '../../../../src/reconcile/machine-set/delete-order'
 import { planMachineSet } from '../../../../src/reconcile/machine-set/plan'
-import { hostableZones, zonesFrom } from '../../../../src/reconcile/machine-set/template-class'
 import type { MachineObject } from '../../../../src/reconcile/machine-set/types'
 import { chooseZones } from '../../../../src/reconcile/machine-set/zone-balance'
 import { machine, machineSet, t0 } from './builders'
@@ -70,77 +69,5 @@ describe('planMachineSet with zones', () => {
     set.spec.template.spec.failureDomain = 'z'
     const plan = planMachineSet({ set, machines: [], now: t0, zones })
     expect(plan.actions.map((a) => a.machine.spec?.failureDomain)).toEqual(['z', 'z'])
-  })
-})
-
-describe('zonesFrom', () => {
-  it.each<[string, Record<string, unknown> | undefined, unknown, string[] | undefined]>([
-    [
-      'the class status first',
-      { status: { zones: ['x'] }, spec: { providerSpec: { zones: ['y'] } } },
-      undefined,
-      ['x'],
-    ],
-    [
-      'then the class provider spec',
-      { spec: { providerSpec: { zones: ['y'] } } },
-      undefined,
-      ['y'],
-    ],
-    ['then the inline provider spec', undefined, { zones: ['z'] }, ['z']],
-    ['none', { spec: {} }, {}, undefined],
-  ])('%s', (_name, cls, inline, expected) => {
-    expect(zonesFrom(cls, inline)).toEqual(expected)
-  })
-})
-
-describe('hostableZones', () => {
-  const later = new Date(t0.getTime() + 60_000).toISOString()
-  const earlier = new Date(t0.getTime() - 1).toISOString()
-  const miss = (
-    zone: string,
-    instanceType: string,
-    capacityType = 'on-demand',
-    expiresAt = later,
-  ) => ({
-    zone,
-    instanceType,
-    capacityType,
-    reason: 'InsufficientInstanceCapacity',
-    expiresAt,
-  })
-  const cls = (providerSpec: object, unavailableOfferings: object[]) => ({
-    spec: { providerSpec },
-    status: { unavailableOfferings },
-  })
-  it.each<[string, ReturnType<typeof cls>, string[]]>([
-    ['no misses, every zone', cls({ instanceType: 'm5' }, []), ['a', 'b', 'c']],
-    [
-      'a zone without its only offering is out',
-      cls({ instanceType: 'm5' }, [miss('b', 'm5')]),
-      ['a', 'c'],
-    ],
-    [
-      'a zone with another type left stays',
-      cls({ instanceTypes: ['m5', 'm6'] }, [miss('b', 'm5')]),
-      ['a', 'b', 'c'],
-    ],
-    [
-      'spot and on-demand both count',
-      cls({ instanceType: 'm5', capacityTypes: ['spot', 'on-demand'] }, [miss('a', 'm5', 'spot')]),
-      ['a', 'b', 'c'],
-    ],
-    [
-      'an expired miss is forgotten',
-      cls({ instanceType: 'm5' }, [miss('b', 'm5', 'on-demand', earlier)]),
-      ['a', 'b', 'c'],
-    ],
-    [
-      'when every zone is out, all stay',
-      cls({ instanceType: 'm5' }, [miss('a', 'm5'), miss('b', 'm5'), miss('c', 'm5')]),
-      ['a', 'b', 'c'],
-    ],
-  ])('%s', (_name, machineClass, expected) => {
-    expect(hostableZones(['a', 'b', 'c'], machineClass, t0)).toEqual(expected)
   })
 })
