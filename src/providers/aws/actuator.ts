@@ -20,7 +20,7 @@ import type {
 import { InvalidConfigurationError, NotFoundError } from '../errors'
 import { parseProviderSpec } from '../spec'
 import type { ClientPool } from './client-pool'
-import { classifyAwsError, isInstanceNotFound } from './errors'
+import { classifyAwsError, isInstanceNotFound, specFieldsOf } from './errors'
 import { launchWithFallback, rememberedUnavailable } from './fallback'
 import {
   isLive,
@@ -127,7 +127,11 @@ export function createAwsActuator(options: AwsActuatorOptions): Actuator {
         const out = await s.client
           .send(new RunInstancesCommand(input), { abortSignal: ctx.signal })
           .catch((error: unknown) => {
-            throw classifyAwsError(error, 'RunInstances')
+            throw classifyAwsError(
+              error,
+              'RunInstances',
+              specFieldsOf(s.spec, offering.instanceType),
+            )
           })
         const instance = out.Instances?.[0]
         if (!instance?.InstanceId) {

@@ -57,25 +57,29 @@ export function capacityOf(info: InstanceTypeInfo): MachineCapacity {
   }
 }
 
-/** Describes `instanceType`; an unknown type is a configuration error naming the field. */
+/**
+ * Describes `type.instanceType`; an unknown type is a configuration error naming `type.field`
+ * (`instanceType`, or `instanceTypes[0]` in the list form).
+ */
 export async function describeCapacity(
   client: EC2Client,
-  instanceType: string,
+  type: { instanceType: string; field: string },
   signal: AbortSignal,
 ): Promise<MachineCapacity> {
+  const { instanceType, field } = type
   const out = await client
     .send(new DescribeInstanceTypesCommand({ InstanceTypes: [instanceType as never] }), {
       abortSignal: signal,
     })
     .catch((error: unknown) => {
-      throw classifyAwsError(error, 'DescribeInstanceTypes', 'instanceType')
+      throw classifyAwsError(error, 'DescribeInstanceTypes', field)
     })
   const info = out.InstanceTypes?.[0]
   if (!info) {
-    throw new InvalidConfigurationError(`instance type ${instanceType} is not offered`, {
-      reason: 'InvalidInstanceType',
-      field: 'instanceType',
-    })
+    throw new InvalidConfigurationError(
+      `instance type ${instanceType} is not offered (check ${field})`,
+      { reason: 'InvalidInstanceType', field },
+    )
   }
   return capacityOf(info)
 }

@@ -132,14 +132,40 @@ function summary(error: unknown, name: string): Record<string, unknown> {
 }
 
 /**
+ * The spec field an error names: a path for calls that concern one field (e.g. `ami.id`), or a
+ * renaming of the generic field the error code points at (`instanceType`, `subnet`) to the path the
+ * spec has (`instanceTypes[1]`, `subnets`), see specFieldsOf.
+ */
+export type ErrorField = string | ((generic: string) => string)
+
+/**
+ * The renaming for a spec that may use the list forms: `instanceType` becomes `instanceTypes[i]`
+ * (i: the index of `instanceType` asked for) and `subnet` becomes `subnets` when the spec lists
+ * them, so a message never points at a field the spec does not have.
+ */
+export function specFieldsOf(
+  spec: { instanceTypes?: readonly string[] | undefined; subnets?: readonly unknown[] | undefined },
+  instanceType?: string,
+): (generic: string) => string {
+  return (generic) => {
+    if (generic === 'instanceType' && spec.instanceTypes) {
+      const index = instanceType === undefined ? -1 : spec.instanceTypes.indexOf(instanceType)
+      return index >= 0 ? `instanceTypes[${index}]` : 'instanceTypes'
+    }
+    if (generic === 'subnet' && spec.subnets) return 'subnets'
+    return generic
+  }
+}
+
+/**
  * Maps any error from an EC2 call to a provider error kind. Unknown errors (network, 5xx, SDK bugs)
  * become TransientError, so they are retried with backoff rather than failing a Machine for good.
- * `field` overrides the spec field for calls that concern one field (e.g. `ami.id`).
+ * `field` names the spec field (see ErrorField).
  */
 export function classifyAwsError(
   error: unknown,
   operation: string,
-  field?: string,
+  field?: ErrorField,
 ): TransientError | PermanentError {
   const name = awsErrorName(error) ?? 'Unknown'
   const detail = error instanceof Error ? error.message : String(error)
@@ -147,9 +173,10 @@ export function classifyAwsError(
   const cause = summary(error, name)
   const config = invalidConfiguration[name]
   if (config) {
-    const at = field ?? config.field ?? fieldFromMessage(detail)
+    const generic = typeof field === 'string' ? field : (config.field ?? fieldFromMessage(detail))
+    const at = generic !== undefined && typeof field === 'function' ? field(generic) : generic
     const reason =
-      config.reason === 'InvalidParameter' && at === 'instanceType'
+      config.reason === 'InvalidParameter' && /^instanceTypes?(\[\d+\])?$/.test(at ?? '')
         ? 'InvalidInstanceType'
         : config.reason
     return new InvalidConfigurationError(at ? `${message} (check ${at})` : message, {

@@ -7,6 +7,7 @@ import { parseProviderSpec } from '../spec'
 import { createAwsActuator } from './actuator'
 import { describeCapacity } from './capacity'
 import { type ClientPoolOptions, createClientPool } from './client-pool'
+import { specFieldsOf } from './errors'
 import { describeOfferedZones } from './offered-zones'
 import { launchZones } from './offerings'
 import { sweepOrphans } from './orphans'
@@ -66,7 +67,11 @@ export function createAwsProvider(options: AwsProviderOptions = {}): AwsProvider
       const client = clients.get(spec.region, await readCredentials(request, spec))
       const types = instanceTypesOf(spec)
       // The preferred type: scale from zero plans with it (other types may differ in size).
-      const capacity = await describeCapacity(client, types[0] ?? '', request.signal)
+      const preferred = {
+        instanceType: types[0] ?? '',
+        field: specFieldsOf(spec, types[0])('instanceType'),
+      }
+      const capacity = await describeCapacity(client, preferred, request.signal)
       const subnets = await resolveSubnets(client, spec, request.signal)
       const offered = await describeOfferedZones(client, types, request.signal)
       return { ...capacity, zones: launchZones(subnets, types, offered) }

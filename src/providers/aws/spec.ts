@@ -138,10 +138,11 @@ export const awsProviderSpecSchema = lazySchema(() =>
         .max(maxSubnetEntries)
         .optional()
         .describe(
-          'Subnets by id or filters, typically one per zone. Every matching subnet is a candidate: ' +
-            'a Machine starts in one chosen by its UID (spreading Machines over zones), or in its ' +
-            'spec.failureDomain zone when set, and moves to the next zone when EC2 has no capacity ' +
-            'there. Set this or subnet.',
+          'Subnets by id or filters, typically one per zone; every matching subnet is a ' +
+            'candidate. A Machine whose spec.failureDomain names a zone (a MachineSet balancing ' +
+            'its zones) launches only in that zone, falling back over the instance and capacity ' +
+            'types there; any other starts in a zone picked by its UID and tries each zone that ' +
+            'offers a type before the next type. Set this or subnet.',
         ),
       capacityTypes: z
         .array(z.enum(capacityTypes))

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { TransientError } from '../../../../src/errors'
-import { classifyAwsError } from '../../../../src/providers/aws/errors'
+import { classifyAwsError, specFieldsOf } from '../../../../src/providers/aws/errors'
 import {
   CapacityError,
   InvalidConfigurationError,
@@ -69,6 +69,34 @@ describe('classifyAwsError', () => {
     expect(error).toBeInstanceOf(InvalidConfigurationError)
     expect((error as InvalidConfigurationError).field).toBe(field)
     expect(error.reason).toBe(reason)
+  })
+
+  it.each([
+    [
+      'the list form',
+      'InvalidInstanceType',
+      { instanceTypes: ['m5.large', 'm9.huge'] },
+      'instanceTypes[1]',
+    ],
+    ['the one-element form', 'InvalidInstanceType', {}, 'instanceType'],
+    ['a subnet in the list form', 'InvalidSubnetID.NotFound', { subnets: [{}] }, 'subnets'],
+    ['a subnet in the one-element form', 'InvalidSubnetID.NotFound', {}, 'subnet'],
+  ])('names the field as %s of the spec has it', (_form, code, spec, field) => {
+    const error = classifyAwsError(awsError(code), 'RunInstances', specFieldsOf(spec, 'm9.huge'))
+    expect((error as InvalidConfigurationError).field).toBe(field)
+    expect(error.message).toContain(`(check ${field})`)
+  })
+
+  it('reads an InvalidParameterValue about the type of a list as an invalid instance type', () => {
+    const message = "Invalid value 'm9.huge' for InstanceType."
+    const fields = specFieldsOf({ instanceTypes: ['m9.huge'] }, 'm9.huge')
+    const error = classifyAwsError(
+      awsError('InvalidParameterValue', message),
+      'RunInstances',
+      fields,
+    )
+    expect(error.reason).toBe('InvalidInstanceType')
+    expect((error as InvalidConfigurationError).field).toBe('instanceTypes[0]')
   })
 
   it('gives capacity and quota errors long, code-specific delays', () => {
