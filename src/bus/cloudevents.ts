@@ -2,7 +2,9 @@
  * @module Reads CloudEvents from Knative sources into hints. ApiServerSource sends
  * `dev.knative.apiserver.ref.*` (Reference mode: data is an ObjectReference) or
  * `dev.knative.apiserver.resource.*` (Resource mode: data is the object); PingSource sends
- * `dev.knative.sources.ping` (a sweep tick). Both binary and structured HTTP modes are accepted.
+ * `dev.knative.sources.ping` (a sweep tick); the EC2 notice source sends `dev.machine-api.ec2.notice`
+ * (data: the Machine's ObjectReference), read as a reference change. Both binary and structured
+ * HTTP modes are accepted.
  * https://knative.dev/docs/eventing/sources/apiserversource/
  */
 import { type CloudEventV1, HTTP } from 'cloudevents'
@@ -29,6 +31,8 @@ export type Hint =
 const refPrefix = 'dev.knative.apiserver.ref.'
 const resourcePrefix = 'dev.knative.apiserver.resource.'
 const pingType = 'dev.knative.sources.ping'
+// src/bus/ec2-notices/notice-event.ts; not imported, so this module stays free of the source.
+const noticeType = 'dev.machine-api.ec2.notice'
 
 /** Thrown for a request that is not a valid CloudEvent or lacks what its type promises. */
 export class BadEventError extends Error {
@@ -54,7 +58,7 @@ function dataObject(event: CloudEventV1<unknown>): Record<string, unknown> {
 /** The hint in one CloudEvent. Throws BadEventError when the data does not name an object. */
 export function hintFromEvent(event: CloudEventV1<unknown>): Hint {
   if (event.type === pingType) return { type: 'sweep' }
-  const reference = event.type.startsWith(refPrefix)
+  const reference = event.type.startsWith(refPrefix) || event.type === noticeType
   if (!reference && !event.type.startsWith(resourcePrefix)) {
     return { type: 'ignored', eventType: event.type }
   }

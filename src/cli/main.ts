@@ -5,6 +5,7 @@
 import type { CliCommand, CliIo, CommandOutcome } from './command'
 import { crdsCommand } from './commands/crds'
 import { devCommand } from './commands/dev'
+import { ec2NoticesCommand } from './commands/ec2-notices'
 import { manifestsCommand } from './commands/manifests'
 import { planCommand } from './commands/plan'
 import { reconcileCommand } from './commands/reconcile'
@@ -22,6 +23,7 @@ export function cliCommands(): CliCommand[] {
     reconcileCommand,
     workerCommand,
     sweepCommand,
+    ec2NoticesCommand,
     crdsCommand,
     manifestsCommand,
     planCommand,

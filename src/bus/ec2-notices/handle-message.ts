@@ -39,6 +39,11 @@ export interface HandleDeps {
   fieldManager: string
   /** Notices by `reason` (the condition reason, or `none`) and `outcome`. */
   notices: Counter<'reason' | 'outcome'>
+  /**
+   * Told of each notice once it is recorded (the Knative source posts a CloudEvent); awaited, and
+   * a failure is only logged: the record is what counts.
+   */
+  recorded?: ((machine: Machine, notice: InstanceNotice) => Promise<void>) | undefined
 }
 
 /** One message as received. */
@@ -117,6 +122,13 @@ async function handleNotice(
     const machineName = machine
       ? `${machine.metadata.namespace}/${machine.metadata.name}`
       : undefined
+    if (machine && outcome === 'recorded' && deps.recorded) {
+      await deps
+        .recorded(machine, notice)
+        .catch((error: unknown) =>
+          deps.log.warn({ ...fields, err: errorMessage(error) }, 'EC2 notice event not posted'),
+        )
+    }
     deps.log.info({ ...fields, reason: notice.reason, outcome, machine: machineName }, 'EC2 notice')
     return outcome
   } catch (error) {

@@ -5,6 +5,8 @@
  * - `EC2_NOTICES_QUEUE_URL`: the queue, e.g. https://sqs.eu-west-1.amazonaws.com/123456789012/machine-api-notices
  * - `AWS_REGION`: its region, else the one in an sqs.<region>.amazonaws.com URL.
  * - `AWS_SQS_ENDPOINT`, `AWS_EC2_ENDPOINT`: endpoint overrides (moto in the demo and tests).
+ * - `K_SINK`: set by Knative (ContainerSource) on the knative overlay's source: each recorded
+ *   notice is also posted there as a CloudEvent naming the Machine (notice-event.ts).
  *
  * Credentials come from the SDK's default chain (IRSA, the instance profile, the environment),
  * not from a MachineClass: the queue and the look-up belong to the deployment, not to a class.
@@ -18,6 +20,8 @@ export interface Ec2NoticeSettings {
   region: string
   sqsEndpoint?: string | undefined
   ec2Endpoint?: string | undefined
+  /** Where to post a CloudEvent per recorded notice (Knative's $K_SINK). */
+  sink?: string | undefined
 }
 
 /** Reads the settings; throws UsageError naming the variable when they are unusable. */
@@ -38,6 +42,7 @@ export function ec2NoticeSettings(env: NodeJS.ProcessEnv): Ec2NoticeSettings | u
     region,
     sqsEndpoint: env.AWS_SQS_ENDPOINT ?? undefined,
     ec2Endpoint: env.AWS_EC2_ENDPOINT ?? undefined,
+    sink: env.K_SINK?.trim() || undefined,
   }
 }
 
@@ -50,12 +55,18 @@ export async function startEc2Notices(
   const notices = ec2NoticeSettings(env)
   if (!notices) return undefined
   // Loaded only when configured: most workers never need the SQS client.
-  const [{ SQSClient, EC2Client }, { startEc2NoticeSource }, { machinesForInstances }] =
-    await Promise.all([
-      import('./ec2-notice-sdk'),
-      import('../../bus/ec2-notices/sqs-source'),
-      import('../../providers/aws/instance-owner'),
-    ])
+  const [
+    { SQSClient, EC2Client },
+    { startEc2NoticeSource },
+    { machinesForInstances },
+    { noticeEvent, postNoticeEvent },
+  ] = await Promise.all([
+    import('./ec2-notice-sdk'),
+    import('../../bus/ec2-notices/sqs-source'),
+    import('../../providers/aws/instance-owner'),
+    import('../../bus/ec2-notices/notice-event'),
+  ])
+  const { sink } = notices
   const { region } = notices
   const sqs = new SQSClient({
     region,
@@ -74,6 +85,16 @@ export async function startEc2Notices(
     fieldManager: deps.fieldManager,
     registry: deps.registry,
     machinesForInstances: (ids, signal) => machinesForInstances(lookup, ids, signal),
+    recorded: sink
+      ? (machine, notice) => {
+          const ref = {
+            apiVersion: machine.apiVersion,
+            namespace: machine.metadata.namespace ?? '',
+            name: machine.metadata.name ?? '',
+          }
+          return postNoticeEvent(sink, noticeEvent(ref, notice), AbortSignal.timeout(10_000))
+        }
+      : undefined,
   })
   return async () => {
     await source.stop()

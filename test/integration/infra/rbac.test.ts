@@ -236,10 +236,22 @@ const table: Array<[string, string, string, boolean]> = [
   ['cluster-autoscaler', 'get', classes, false],
   ['cluster-autoscaler', 'get', 'secrets', false],
   ['cluster-autoscaler', '*', '*', false],
+  // the EC2 notice source: finds a Machine and annotates it, records an Event; nothing else
+  ['machine-api-ec2-notices', 'get', machines, true],
+  ['machine-api-ec2-notices', 'list', machines, true],
+  ['machine-api-ec2-notices', 'patch', machines, true],
+  ['machine-api-ec2-notices', 'create', 'events', true],
+  ['machine-api-ec2-notices', 'patch', `${machines}/status`, false],
+  ['machine-api-ec2-notices', 'delete', machines, false],
+  ['machine-api-ec2-notices', 'get', 'secrets', false],
+  ['machine-api-ec2-notices', 'list', 'nodes', false],
+  ['machine-api-ec2-notices', '*', '*', false],
 ]
 
-// The jetstream sweep only publishes keys, then runs the orphan sweep (Machine UIDs, MachineClasses
-// and their credentials Secrets, an Event per orphan): no writes to machine-api objects, no Nodes.
+// The jetstream sweep only publishes keys, then runs the status-check pass (Running Machines, their
+// classes' credentials, the status-check annotation on a Machine, an Event) and the orphan sweep
+// (Machine UIDs, MachineClasses and their credentials Secrets, an Event per orphan): no writes to
+// machine-api objects but that annotation, no status, no Nodes.
 const jetstreamSweep: Array<[string, string, boolean]> = [
   ['list', machines, true],
   ['list', machineSets, true],
@@ -248,10 +260,11 @@ const jetstreamSweep: Array<[string, string, boolean]> = [
   ['list', classes, true],
   ['get', 'secrets', true],
   ['create', 'events', true],
-  ['get', machines, false],
+  ['get', machines, true],
+  ['patch', machines, true],
   ['watch', machines, false],
-  ['patch', machines, false],
   ['delete', machines, false],
+  ['patch', classes, false],
   ['patch', `${machines}/status`, false],
   ['create', machineSets, false],
   ['list', 'secrets', false],

@@ -1,6 +1,7 @@
 import { CloudEvent, HTTP } from 'cloudevents'
 import { describe, expect, it } from 'vitest'
 import { BadEventError, hintFromEvent, hintsFromHttp } from '../../../src/bus/cloudevents'
+import { noticeEvent, noticeEventType } from '../../../src/bus/ec2-notices/notice-event'
 
 const source = 'https://10.96.0.1:443'
 const machine = {
@@ -90,5 +91,31 @@ describe('ApiServerSource and PingSource events', () => {
 
   it('rejects a request that is not a CloudEvent', () => {
     expect(() => hintsFromHttp({ 'content-type': 'application/json' }, '{}')).toThrow(BadEventError)
+  })
+})
+
+describe('the EC2 notice source event', () => {
+  it('names the Machine the notice was recorded on, read as a reference change', () => {
+    const posted = noticeEvent(
+      { apiVersion: 'machine-api.dev/v1beta1', namespace: 'ns', name: 'm-1' },
+      {
+        reason: 'SpotInterruption',
+        instanceId: 'i-0aaaaaaaaaaaaaaaa',
+        eventId: 'e-1',
+        time: '2026-12-04T10:00:00.000Z',
+        deadline: '2026-12-04T10:02:00.000Z',
+      },
+    )
+    expect(hintsFromHttp(posted.headers, posted.body)).toEqual([
+      {
+        type: 'change',
+        kind: 'Machine',
+        apiVersion: 'machine-api.dev/v1beta1',
+        object: { metadata: { namespace: 'ns', name: 'm-1' } },
+        full: false,
+        deleted: false,
+      },
+    ])
+    expect(posted.headers['ce-type']).toBe(noticeEventType)
   })
 })

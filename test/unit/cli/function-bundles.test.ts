@@ -120,7 +120,13 @@ describe('function bundles', () => {
     expect(inputs.filter((i) => /@aws-sdk|@nats-io/.test(i))).toEqual([])
   }, 60_000)
 
-  it.each(['worker', 'reconcile', 'sweep'])(
+  it('the EC2 notice source bundles neither the controllers nor NATS', async () => {
+    const inputs = await bundledInputs('functions/ec2-notices.ts')
+    expect(inputs).toContain('src/bus/ec2-notices/sqs-source.ts')
+    expect(inputs.filter((i) => /src\/reconcile\/machine(-set)?\/|@nats-io/.test(i))).toEqual([])
+  }, 60_000)
+
+  it.each(['worker', 'reconcile', 'sweep', 'ec2-notices'])(
     '%s bundles its own command only',
     async (name) => {
       const inputs = await bundledInputs(`functions/${name}.ts`)

@@ -55,6 +55,7 @@ function podSpec(obj: Obj): PodSpec | undefined {
     const job = spec?.jobTemplate as { spec: { template: { spec: PodSpec } } } | undefined
     return job?.spec.template.spec
   }
+  if (obj.kind === 'ContainerSource') return (spec?.template as { spec: PodSpec } | undefined)?.spec
   if (obj.kind === 'Service' && obj.apiVersion?.startsWith('serving.knative.dev/'))
     return (spec?.template as { spec: PodSpec } | undefined)?.spec
   return undefined
@@ -85,6 +86,9 @@ describe('workloads', () => {
         'overlays/jetstream/worker-deployment.yaml:machine-api-worker',
         'overlays/jetstream/bridge-deployment.yaml:machine-api-watch-bridge',
         'overlays/jetstream/sweep-cronjob.yaml:machine-api-sweep',
+        'overlays/plain/ec2-notices-deployment.yaml:machine-api-ec2-notices',
+        'overlays/jetstream/ec2-notices-deployment.yaml:machine-api-ec2-notices',
+        'overlays/knative/ec2-notices-source.yaml:machine-api-ec2-notices',
       ]),
     )
   })
