@@ -6,6 +6,7 @@ import { cloudFaultsScenario } from './cloud-faults'
 import { concurrencyScenario } from './concurrency'
 import { crashScenario } from './crash'
 import { eventLossScenario } from './event-loss'
+import { interruptionsScenario } from './interruptions'
 
 export const scenarios: Scenario[] = [
   crashScenario,
@@ -14,4 +15,5 @@ export const scenarios: Scenario[] = [
   cloudFaultsScenario,
   concurrencyScenario,
   badInputScenario,
+  interruptionsScenario,
 ]

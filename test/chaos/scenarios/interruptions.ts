@@ -1,0 +1,245 @@
+/**
+ * @module Chaos scenario "interruptions": a MachineSet of aws Machines (moto) whose worker process
+ * reads EC2 notices from a moto SQS queue. 30% of its Machines get a spot interruption warning at
+ * once, in the documented shape; each warning is sent 1 to 3 times, some copies delayed by SQS (up
+ * to 20 s), some followed by an older rebalance recommendation (out of order); the worker is
+ * SIGKILLed at seeded moments while it handles them and restarted. The set must replace each
+ * interrupted Machine exactly once and return to its replicas, with no duplicate, orphan or lost
+ * Machine or instance; every interrupted Machine must have drained its Node (cordoned, every pod
+ * out) before its notice's deadline, or it is counted (stuck).
+ */
+import { readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import {
+  CreateQueueCommand,
+  GetQueueAttributesCommand,
+  SendMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs'
+import { machineApiTypes } from '../../../src/api/resource-types'
+import { parseAwsProviderID } from '../../../src/providers/aws/provider-id'
+import { uniqueName, waitFor } from '../../harness/kube'
+import { type RunAudit, startAudit } from '../lib/audit'
+import { type AwsWorld, chaosClassName, chaosRegion, startAwsWorld } from '../lib/aws-world'
+import { createMachineSet, machinesOf, waitForNoMachines, waitForRunning } from '../lib/cloud-fleet'
+import { type ChaosEnvironment, startChaosEnvironment } from '../lib/environment'
+import { type DrainRecorder, recordDrains } from '../lib/interrupt-drains'
+import { seededRandom } from '../lib/random'
+import type { Scenario, ScenarioOptions, ScenarioReport } from '../lib/scenario'
+import { type WorkerProcess, workerProcess } from '../lib/worker-process'
+
+const sizes = {
+  short: { machines: 6, kills: 1, sweepSeconds: 8, convergeMs: 150_000 },
+  full: { machines: 100, kills: 3, sweepSeconds: 15, convergeMs: 400_000 },
+}
+const interruptedShare = 0.3
+const set = 'spot'
+/** The spot warning's notice: the instance goes 2 minutes after the event's time. */
+const warningMs = 120_000
+const fixtureInstance = 'i-1234567890abcdef0'
+const fixture = (name: string) =>
+  readFileSync(new URL(`../../fixtures/ec2-notices/${name}.json`, import.meta.url), 'utf8')
+const body = (name: string, instanceId: string, time: Date) =>
+  fixture(name)
+    .replaceAll(fixtureInstance, instanceId)
+    .replace(/"time": "[^"]+"/, `"time": "${time.toISOString().replace(/\.\d+Z$/, 'Z')}"`)
+    .replace(/"id": "[^"]+"/, `"id": "${name}-${instanceId}"`)
+
+async function run(options: ScenarioOptions): Promise<ScenarioReport> {
+  const size = sizes[options.size]
+  const random = seededRandom(options.seed)
+  const namespace = uniqueName('chaos-interrupt')
+  const started = Date.now()
+  const since = () => Math.round((Date.now() - started) / 100) / 10
+  let env: ChaosEnvironment | undefined
+  let world: AwsWorld | undefined
+  let worker: WorkerProcess | undefined
+  let audit: RunAudit | undefined
+  let drains: DrainRecorder | undefined
+  let sqs: SQSClient | undefined
+  try {
+    env = await startChaosEnvironment({ shared: options.shared })
+    world = await startAwsWorld({ kc: env.kc, kubeconfigPath: env.kubeconfigPath, namespace })
+    const { kube } = world
+    sqs = new SQSClient({
+      region: chaosRegion,
+      endpoint: world.moto.endpoint,
+      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    })
+    // A short visibility timeout: a message a killed worker held comes back within seconds.
+    const queue = await sqs.send(
+      new CreateQueueCommand({
+        QueueName: namespace,
+        Attributes: { VisibilityTimeout: '5' },
+      }),
+    )
+    const queueUrl = queue.QueueUrl ?? ''
+    worker = workerProcess({
+      env: {
+        ...world.workerEnv,
+        BUS: 'in-process',
+        SWEEP_PERIOD_SECONDS: String(size.sweepSeconds),
+        EC2_NOTICES_QUEUE_URL: queueUrl,
+        AWS_SQS_ENDPOINT: world.moto.endpoint,
+        // The notice source takes the SDK's default credential chain (moto accepts any keys).
+        AWS_ACCESS_KEY_ID: 'AKIAMOTOCHAOS000',
+        AWS_SECRET_ACCESS_KEY: 'chaos-secret',
+      },
+      logDir: tmpdir(),
+      name: namespace,
+    })
+    await worker.start()
+    audit = startAudit({ kube, ec2: world.ec2, namespace })
+    await audit.ready
+    audit.intents.want(set, size.machines)
+    await createMachineSet(
+      kube,
+      { namespace, name: set },
+      { className: chaosClassName, replicas: size.machines },
+    )
+    const upAt = since()
+    const running = await waitForRunning(
+      kube,
+      { namespace, set, count: size.machines },
+      size.convergeMs,
+    )
+    options.log(`${size.machines} Running: ${running} at ${since()} s (created at ${upAt} s)`)
+    drains = await recordDrains(kube, namespace)
+
+    const machines = await machinesOf(kube, namespace, set)
+    const count = Math.round(machines.length * interruptedShare)
+    const victims = random.shuffle(machines).slice(0, count)
+    const instanceIds = victims.map((m) => parseAwsProviderID(m.spec?.providerID) ?? '')
+    audit.intents.replace(set, count)
+    const at = new Date(Math.floor(Date.now() / 1000) * 1000)
+    const deadlines = new Map(instanceIds.map((id) => [id, at.getTime() + warningMs]))
+    const messages: Array<{ body: string; delaySeconds: number }> = []
+    for (const id of instanceIds) {
+      const warning = body('spot-interruption', id, at)
+      for (let copy = random.int(1, 3); copy > 0; copy--) {
+        messages.push({ body: warning, delaySeconds: random.chance(0.3) ? random.int(1, 20) : 0 })
+      }
+      if (random.chance(0.3)) {
+        const older = new Date(at.getTime() - 60_000)
+        messages.push({ body: body('rebalance-recommendation', id, older), delaySeconds: 0 })
+      }
+    }
+    const send = (m: { body: string; delaySeconds: number }) =>
+      sqs?.send(
+        new SendMessageCommand({
+          QueueUrl: queueUrl,
+          MessageBody: m.body,
+          DelaySeconds: m.delaySeconds,
+        }),
+      )
+    await Promise.all(random.shuffle(messages).map(send))
+    options.log(
+      `${count} interrupted: ${messages.length} messages (${messages.filter((m) => m.delaySeconds > 0).length} delayed) at ${since()} s`,
+    )
+
+    // Kill the worker at seeded moments while it handles the notices and replaces the Machines.
+    const kills: number[] = []
+    for (let k = 0; k < size.kills; k++) {
+      await new Promise((resolve) => setTimeout(resolve, random.int(500, 8000)))
+      await worker.kill()
+      kills.push(since())
+      await worker.start()
+    }
+    options.log(`killed the worker at ${kills.join(', ')} s`)
+
+    const gone = new Set(victims.map((m) => m.metadata?.uid))
+    const queueEmpty = async () => {
+      const out = await sqs?.send(
+        new GetQueueAttributesCommand({
+          QueueUrl: queueUrl,
+          AttributeNames: [
+            'ApproximateNumberOfMessages',
+            'ApproximateNumberOfMessagesNotVisible',
+            'ApproximateNumberOfMessagesDelayed',
+          ],
+        }),
+      )
+      return Object.values(out?.Attributes ?? {}).every((v) => v === '0')
+    }
+    const converged = await waitFor(
+      'every interrupted Machine replaced and the queue empty',
+      async () => {
+        const now = await machinesOf(kube, namespace, set)
+        const replaced = !now.some((m) => gone.has(m.metadata?.uid))
+        const runningNow = now.filter((m) => m.status?.phase === 'Running').length
+        return replaced && runningNow === size.machines && now.length === size.machines
+          ? await queueEmpty()
+          : false
+      },
+      { timeoutMs: size.convergeMs, intervalMs: 1000 },
+    )
+      .then(() => true)
+      .catch(() => false)
+    const settled = await waitForRunning(
+      kube,
+      { namespace, set, count: size.machines },
+      size.convergeMs,
+    )
+    options.log(`converged ${converged && settled} at ${since()} s`)
+    const fleet = await audit.checkpoint()
+    const verdicts = drains.verdicts(deadlines)
+    const late = verdicts.filter((v) => !v.inTime)
+    const lastDrainSeconds = Math.max(
+      ...verdicts.map((v) => (Date.parse(v.drainedAt ?? '') - at.getTime()) / 1000),
+    )
+    options.log(
+      `${verdicts.length - late.length}/${verdicts.length} drained before the deadline (last ${lastDrainSeconds} s after the notice); ${verdicts.filter((v) => v.cordoned).length} seen cordoned`,
+    )
+
+    audit.intents.want(set, 0)
+    await kube.delete(machineApiTypes.machineSet, { namespace, name: set })
+    const emptied = await waitForNoMachines(kube, namespace, size.convergeMs)
+    const counts = await audit.count()
+    options.log(`deleted everything by ${since()} s: ${JSON.stringify(counts)}`)
+    return {
+      id: interruptionsScenario.id,
+      title: interruptionsScenario.title,
+      seed: options.seed,
+      runs: count,
+      faultsInjected:
+        messages.length - count + messages.filter((m) => m.delaySeconds > 0).length + kills.length,
+      duplicates: counts.duplicates,
+      orphans: counts.orphans,
+      stuck:
+        fleet.notRunning.length +
+        fleet.wrongCount.length +
+        (converged && settled ? 0 : 1) +
+        late.length +
+        (emptied ? 0 : 1),
+      lost: counts.lost,
+      details: {
+        machines: size.machines,
+        interrupted: count,
+        messages: messages.length,
+        delayed: messages.filter((m) => m.delaySeconds > 0).length,
+        kills,
+        drainedInTime: verdicts.length - late.length,
+        cordoned: verdicts.filter((v) => v.cordoned).length,
+        lastDrainSecondsAfterNotice: lastDrainSeconds,
+        late,
+        audit: counts.breakdown,
+        notRunning: fleet.notRunning,
+        workerStarts: worker.starts,
+      },
+    }
+  } finally {
+    await drains?.stop()
+    await audit?.stop()
+    await worker?.stop()
+    sqs?.destroy()
+    await world?.stop()
+    await env?.close()
+  }
+}
+
+export const interruptionsScenario: Scenario = {
+  id: 'interruptions',
+  title:
+    'interruptions: 30% of a set interrupted at once, notices duplicated, delayed and reordered, worker killed',
+  run,
+}
