@@ -1,7 +1,8 @@
 /**
  * @module `machine-api plan -f <file>`: what applying a MachineSet or MachineDeployment manifest
  * would make the controllers do, step by step, from the cluster's current state, using the same
- * planners. Reads only (get and list); writes nothing.
+ * planners, and which Machines would be replaced now and why. Reads only (get and list); writes
+ * nothing.
  */
 import { z } from 'zod'
 import { createKubeClient } from '../../kube/dynamic-client'
@@ -31,7 +32,7 @@ export const planCommand: CliCommand = {
   name: 'plan',
   summary: 'print what applying a MachineSet/MachineDeployment manifest would do',
   description:
-    'Reads the manifest, the live object, its MachineSets and the Machines of its namespace, and runs the MachineDeployment and MachineSet planners the controllers use until nothing is left to do: which MachineSets are created, scaled or deleted and which Machines are created or deleted, step by step, within the same maxSurge/maxUnavailable bounds. Writes nothing.\nExample: machine-api plan -f workers.yaml',
+    'Reads the manifest, the live object, its MachineSets and the Machines of its namespace, and runs the MachineDeployment and MachineSet planners the controllers use until nothing is left to do: which MachineSets are created, scaled or deleted and which Machines are created or deleted, step by step, within the same maxSurge/maxUnavailable bounds and disruption budgets; then which Machines would be replaced now and why (Drift, Expiry, Rollout) and which wait, for which budget and until when. Writes nothing.\nExample: machine-api plan -f workers.yaml',
   flags: {
     filename: {
       type: 'string',

@@ -1,4 +1,5 @@
 /** @module The text form of a plan: one numbered step per MachineDeployment decision. */
+import { renderReplacements } from './replacements'
 import type { PlanEntry, PlanReport } from './steps'
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
@@ -49,7 +50,10 @@ export function renderPlan(report: PlanReport): string {
       `  MachineSet ${set.set}: ${plural(set.replicas, 'replica')}, ${plural(set.machines, 'Machine')}`,
     )
   }
-  if (!report.converged) lines.push('  (stopped: the simulation did not converge)')
+  if (!report.converged) {
+    lines.push('  (stopped: the simulation did not converge; a disruption budget may hold it)')
+  }
+  lines.push(...renderReplacements(report.replacements ?? []))
   lines.push(
     '',
     'Assumes each created Machine becomes available and each deleted Machine is gone before the next step.',

@@ -18,6 +18,7 @@ import {
   type MachineObject,
   type MachineSetObject,
 } from '../../reconcile/machine-set/types'
+import { previewDeploymentReplacements, previewSetReplacements } from './replacements'
 import type { FinalSet, PlanEntry, PlanReport, PlanStep } from './steps'
 import { createWorld, nextTimestamp, runSetPasses, settle, type World } from './world'
 
@@ -40,12 +41,22 @@ export interface SimulationInput<T> {
 /** Simulates a MachineDeployment rollout to completion. */
 export function simulateDeployment(input: SimulationInput<MachineDeploymentObject>): PlanReport {
   const md = structuredClone(input.desired)
+  const replacements = previewDeploymentReplacements(
+    md,
+    input.sets,
+    input.machines,
+    new Date(input.startMs),
+  )
   const world = createWorld(input.sets, input.machines, input.startMs)
   const steps: PlanStep[] = []
   let converged = false
   for (let i = 0; i < (input.maxSteps ?? 500) && !converged; i++) {
     settle(world)
-    const plan = planMachineDeployment({ deployment: md, sets: structuredClone(world.sets) })
+    const plan = planMachineDeployment({
+      deployment: md,
+      sets: structuredClone(world.sets),
+      now: new Date(world.startMs + world.tick * 1000),
+    })
     const entries = plan.actions.map((action) => applyDeploymentAction(world, md, action))
     entries.push(
       ...runSetPasses(
@@ -56,29 +67,36 @@ export function simulateDeployment(input: SimulationInput<MachineDeploymentObjec
     if (entries.length > 0) steps.push({ entries })
     else converged = true
   }
-  return report(world, {
-    kind: 'MachineDeployment',
-    exists: input.exists,
-    meta: md.metadata,
-    steps,
-    converged,
-  })
+  return {
+    ...report(world, {
+      kind: 'MachineDeployment',
+      exists: input.exists,
+      meta: md.metadata,
+      steps,
+      converged,
+    }),
+    replacements,
+  }
 }
 
 /** Simulates a MachineSet converging (one step: its Machine changes). */
 export function simulateMachineSet(input: SimulationInput<MachineSetObject>): PlanReport {
   const set = structuredClone(input.desired)
+  const replacements = previewSetReplacements(set, input.machines, new Date(input.startMs))
   const world = createWorld([set], input.machines, input.startMs)
   settle(world)
   const entries = runSetPasses(world, world.sets)
   const steps = entries.length > 0 ? [{ entries }] : []
-  return report(world, {
-    kind: 'MachineSet',
-    exists: input.exists,
-    meta: set.metadata,
-    steps,
-    converged: true,
-  })
+  return {
+    ...report(world, {
+      kind: 'MachineSet',
+      exists: input.exists,
+      meta: set.metadata,
+      steps,
+      converged: true,
+    }),
+    replacements,
+  }
 }
 
 interface Outcome {

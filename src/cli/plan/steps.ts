@@ -4,6 +4,8 @@
  * (Machine changes). Plain data, printed as text or JSON.
  */
 
+import type { ReplacementPreview } from './replacements'
+
 /** One change, named as the controllers' Events name it. */
 export type PlanEntry =
   | { type: 'rollback'; revision: number }
@@ -40,6 +42,8 @@ export interface PlanReport {
   final: FinalSet[]
   /** True when the simulation reached a state where the controllers do nothing more. */
   converged: boolean
+  /** The Machines the controllers would replace now, and why (drift, expiry, rollout). */
+  replacements?: ReplacementPreview[]
 }
 
 /**

@@ -104,9 +104,12 @@ export function planMachineDeployment(obs: DeploymentObservation): DeploymentPla
   const disruption = obs.now
     ? planDisruption(md, { current, all: sets, maxSurge: bounds.maxSurge }, obs.now)
     : undefined
+  // Only a template with a lifetime needs the allowance: no write for the others.
+  const expiring = md.spec.template.spec.expireAfter !== undefined
   const expiryAllowance = (set: MachineSetObject) =>
-    disruption &&
-    formatExpiryAllowance(set === current ? disruption.expiry : olderSetExpiryAllowance)
+    disruption && expiring
+      ? formatExpiryAllowance(set === current ? disruption.expiry : olderSetExpiryAllowance)
+      : undefined
   for (const set of sets) {
     const patch = setPatch(md, set, {
       current: set === current,

@@ -131,6 +131,7 @@ describe('planMachineDeployment with disruption budgets', () => {
 
   it('hands the current set its expiry allowance and older sets none', () => {
     const md = deployment(10, 'b', budgets({ machines: '20%', reasons: ['Expiry'] }))
+    md.spec.template.spec.expireAfter = '720h'
     const sets = rollingSets(10, 10, 0)
     const plan = planMachineDeployment({ deployment: md, sets, now })
     const patched = (name: string) =>
@@ -153,6 +154,7 @@ describe('planMachineDeployment with disruption budgets', () => {
     const md = deployment(4, 'b', {
       strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 2, maxUnavailable: 0 } },
     })
+    md.spec.template.spec.expireAfter = '720h'
     const plan = planMachineDeployment({ deployment: md, sets: [setFor('b', 1, 4)], now })
     const action = plan.actions.find((a) => a.type === 'patch-set')
     const meta = (action?.type === 'patch-set' ? action.patch.metadata : undefined) as
