@@ -43,10 +43,15 @@ export interface DeploymentDisruption {
   changesAt?: Date
 }
 
-/** Machines of `set` in flight: existing or wanted, less those available. */
+/**
+ * Machines of `set` in flight: existing or wanted, less those available within spec.replicas.
+ * Available Machines above spec.replicas are about to be deleted (the set's status may not show
+ * the scale-down yet), so they count as in flight, as the rollout counts them.
+ */
 function inFlightOf(set: MachineSetObject): number {
-  const footprint = Math.max(set.spec.replicas ?? 0, set.status?.replicas ?? 0)
-  return Math.max(0, footprint - (set.status?.availableReplicas ?? 0))
+  const replicas = set.spec.replicas ?? 0
+  const footprint = Math.max(replicas, set.status?.replicas ?? 0)
+  return Math.max(0, footprint - Math.min(set.status?.availableReplicas ?? 0, replicas))
 }
 
 /** The budget reason of a rollout to `current`: Drift for a class or image change. */

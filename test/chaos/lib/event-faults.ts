@@ -123,3 +123,22 @@ export function duplicateShuffled(options: {
     },
   }
 }
+
+/** Each change lost with probability `share` (seeded): the rest are delivered once, in order. */
+export function dropShare(options: { random: Random; share: number }): EventFault {
+  const { stats, see, snapshot } = tally()
+  return {
+    name: `drop ${Math.round(options.share * 100)}%`,
+    intercept: (deliver) => (change) => {
+      see(change)
+      if (options.random.chance(options.share)) {
+        stats.dropped++
+        return
+      }
+      stats.delivered++
+      deliver(change)
+    },
+    stats: snapshot,
+    stop: () => {},
+  }
+}

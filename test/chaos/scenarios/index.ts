@@ -5,6 +5,7 @@ import { badInputScenario } from './bad-input'
 import { cloudFaultsScenario } from './cloud-faults'
 import { concurrencyScenario } from './concurrency'
 import { crashScenario } from './crash'
+import { driftScenario } from './drift'
 import { eventLossScenario } from './event-loss'
 import { interruptionsScenario } from './interruptions'
 
@@ -16,4 +17,5 @@ export const scenarios: Scenario[] = [
   concurrencyScenario,
   badInputScenario,
   interruptionsScenario,
+  driftScenario,
 ]
