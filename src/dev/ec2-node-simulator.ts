@@ -56,20 +56,27 @@ export async function syncSimulatedNodes(options: {
   kube: KubeClient
   log: Logger
 }): Promise<void> {
-  const out = await options.ec2.send(
-    new DescribeInstancesCommand({
-      Filters: [
-        { Name: 'tag-key', Values: [tagKeys.machineUid] },
-        { Name: 'instance-state-name', Values: ['running'] },
-      ],
-    }),
-  )
   const region = await options.ec2.config.region()
   const wanted = new Map<string, V1Node>()
-  for (const instance of (out.Reservations ?? []).flatMap((r) => r.Instances ?? [])) {
-    const node = nodeForInstance(instance, region)
-    if (node?.metadata?.name) wanted.set(node.metadata.name, node)
-  }
+  // Every page: EC2 (and moto) answer 100 reservations at a time, and an instance missed on a
+  // later page would have its Node deleted as if it were gone.
+  let token: string | undefined
+  do {
+    const out = await options.ec2.send(
+      new DescribeInstancesCommand({
+        Filters: [
+          { Name: 'tag-key', Values: [tagKeys.machineUid] },
+          { Name: 'instance-state-name', Values: ['running'] },
+        ],
+        NextToken: token,
+      }),
+    )
+    for (const instance of (out.Reservations ?? []).flatMap((r) => r.Instances ?? [])) {
+      const node = nodeForInstance(instance, region)
+      if (node?.metadata?.name) wanted.set(node.metadata.name, node)
+    }
+    token = out.NextToken
+  } while (token)
   const existing = new Set<string>()
   for await (const page of listPages<V1Node & KubeObject>(options.kube, coreTypes.node, {
     labelSelector: LABELS.simulatedBy,

@@ -2,6 +2,7 @@
 import { apiCostBench } from './api-cost'
 import { coldStartBench } from './cold-start'
 import { drainBench } from './drain'
+import { interruptionsBench } from './interruptions'
 import type { Bench } from './lib/bench'
 import { listConversionBench } from './list-conversion'
 import { nodeLinkBench } from './node-link'
@@ -18,4 +19,5 @@ export const benches: Bench[] = [
   scaleMemoryBench,
   drainBench,
   coldStartBench,
+  interruptionsBench,
 ]

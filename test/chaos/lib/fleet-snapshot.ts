@@ -3,7 +3,12 @@
  * proxy) and the apiserver: what is orphaned, doubled or not converged right now. The run audit
  * (audit.ts) combines these looks with what happened meanwhile; convergence waits use them alone.
  */
-import { DescribeInstancesCommand, type EC2Client, type Instance } from '@aws-sdk/client-ec2'
+import {
+  DescribeInstancesCommand,
+  type EC2Client,
+  type Filter,
+  type Instance,
+} from '@aws-sdk/client-ec2'
 import { LABELS } from '../../../src/api/group'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
@@ -57,15 +62,25 @@ function isLive(instance: Instance): boolean {
 
 /** Live (not terminated, not shutting down) instances of the scenario's owner tag. */
 export async function liveInstances(ec2: EC2Client): Promise<Instance[]> {
-  const out = await ec2.send(
-    new DescribeInstancesCommand({
-      Filters: [
-        { Name: `tag:${tagKeys.owner}`, Values: [chaosOwnerId] },
-        { Name: 'instance-state-name', Values: [...liveStates] },
-      ],
-    }),
-  )
-  return (out.Reservations ?? []).flatMap((r) => r.Instances ?? [])
+  return await describeAll(ec2, [
+    { Name: `tag:${tagKeys.owner}`, Values: [chaosOwnerId] },
+    { Name: 'instance-state-name', Values: [...liveStates] },
+  ])
+}
+
+/**
+ * Every page: moto answers DescribeInstances 100 instances at a time, as EC2 may, so a fleet of
+ * more (100 Machines and their replacements) is read past the first page.
+ */
+async function describeAll(ec2: EC2Client, filters: Filter[]): Promise<Instance[]> {
+  const instances: Instance[] = []
+  let token: string | undefined
+  do {
+    const out = await ec2.send(new DescribeInstancesCommand({ Filters: filters, NextToken: token }))
+    instances.push(...(out.Reservations ?? []).flatMap((r) => r.Instances ?? []))
+    token = out.NextToken
+  } while (token)
+  return instances
 }
 
 /**
@@ -73,15 +88,10 @@ export async function liveInstances(ec2: EC2Client): Promise<Instance[]> {
  * instances in DescribeInstances for the life of the server (real EC2 for about an hour).
  */
 export async function namespaceInstances(ec2: EC2Client, namespace: string): Promise<Instance[]> {
-  const out = await ec2.send(
-    new DescribeInstancesCommand({
-      Filters: [
-        { Name: `tag:${tagKeys.owner}`, Values: [chaosOwnerId] },
-        { Name: `tag:${tagKeys.machineNamespace}`, Values: [namespace] },
-      ],
-    }),
-  )
-  return (out.Reservations ?? []).flatMap((r) => r.Instances ?? [])
+  return await describeAll(ec2, [
+    { Name: `tag:${tagKeys.owner}`, Values: [chaosOwnerId] },
+    { Name: `tag:${tagKeys.machineNamespace}`, Values: [namespace] },
+  ])
 }
 
 /** The instance id at the end of a providerID (`aws:///zone/i-...`). */
