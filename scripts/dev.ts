@@ -1,17 +1,20 @@
 /**
  * `npm run dev`: the whole system on one machine. A real control plane (etcd, kube-apiserver, KCM,
- * scheduler, kwok), moto's EC2 server, the webhook server over TLS with CRDs and webhook
+ * scheduler, kwok), moto's EC2 and SQS server (with the EC2 notice queue the worker polls), the webhook server over TLS with CRDs and webhook
  * configurations installed (and cluster-autoscaler's role, infra/rbac/cluster-autoscaler.yaml, for
  * running the autoscaler against it as docs/machine-sets.md says), the reconcile worker on the in-process bus with its sweep timer, and
  * a node simulator playing the kubelet of every moto instance. Creates an example namespace and
  * prints a live table of Machines until Ctrl-C.
  *
- * Prints `KUBECONFIG=<path>`, `KUBECTL=<path>`, (aws) `EC2_ENDPOINT=<url>` and (when ensure-deps.sh
- * built it) `CLUSTER_AUTOSCALER=<path>` lines: scripts rely on them.
+ * Prints `KUBECONFIG=<path>`, `KUBECTL=<path>`, (aws) `EC2_ENDPOINT=<url>` and
+ * `EC2_NOTICES_QUEUE_URL=<url>`, and (when ensure-deps.sh built it) `CLUSTER_AUTOSCALER=<path>`
+ * lines: scripts rely on them. The session file (src/dev/session.ts) tells
+ * `machine-api dev interrupt` where the demo is.
  */
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { DescribeImagesCommand, EC2Client } from '@aws-sdk/client-ec2'
+import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs'
 import { KubeConfig } from '@kubernetes/client-node'
 import { parse } from 'yaml'
 import { machineApiTypes } from '../src/api/resource-types'
@@ -24,6 +27,7 @@ import { startEc2NodeSimulator } from '../src/dev/ec2-node-simulator'
 import { demoNamespace, demoObjects } from '../src/dev/examples'
 import { installMachineApi } from '../src/dev/install-api'
 import { formatMachineTable } from '../src/dev/machine-table'
+import { writeDevSession } from '../src/dev/session'
 import type { KubeObject } from '../src/kube/resource'
 import { createLogger } from '../src/observability/logger'
 import { createDefaultProviders } from '../src/providers/default-registry'
@@ -98,6 +102,22 @@ process.env.KUBECONFIG = kubeconfigPath
 
 const moto = provider === 'aws' ? started(await startMotoServer(), (m) => m.stop()) : undefined
 if (moto) console.log(`EC2_ENDPOINT=${moto.endpoint}`)
+const region = 'eu-west-1'
+let queueUrl: string | undefined
+if (moto) {
+  // The queue EventBridge would feed; `machine-api dev interrupt` sends notices to it.
+  const sqs = new SQSClient({
+    region,
+    endpoint: moto.endpoint,
+    credentials: { accessKeyId: 'demo', secretAccessKey: 'demo' },
+  })
+  queueUrl = (await sqs.send(new CreateQueueCommand({ QueueName: 'machine-api-notices' }))).QueueUrl
+  sqs.destroy()
+  console.log(`EC2_NOTICES_QUEUE_URL=${queueUrl}`)
+  // The notice source uses the SDK's default chain, as deployed; moto takes any keys.
+  process.env.AWS_ACCESS_KEY_ID ??= 'demo'
+  process.env.AWS_SECRET_ACCESS_KEY ??= 'demo'
+}
 
 const log = createLogger({ name: 'machine-api-dev', level: process.env.LOG_LEVEL ?? 'warn' })
 const deps = started(createDeps('machine-api-dev', { log }), (d) => d.close())
@@ -124,7 +144,8 @@ if (process.env.MACHINE_API_AUTOSCALER) {
 
 const env = {
   ...process.env,
-  ...(moto ? { AWS_EC2_ENDPOINT: moto.endpoint, AWS_REGION: 'eu-west-1' } : {}),
+  ...(moto ? { AWS_EC2_ENDPOINT: moto.endpoint, AWS_REGION: region } : {}),
+  ...(moto && queueUrl ? { EC2_NOTICES_QUEUE_URL: queueUrl, AWS_SQS_ENDPOINT: moto.endpoint } : {}),
 }
 const providers = started(createDefaultProviders(env), (p) => p.close())
 const settings = parseRuntimeSettings(
@@ -140,6 +161,7 @@ started(
     deps,
     settings,
     controllerCatalog({ providers, claimHolder: createClaimHolder(processSelf(env)) }),
+    env,
   ),
   (w) => w.stop(),
 )
@@ -165,6 +187,19 @@ console.log(
 console.log(
   `try: "$KUBECTL" --kubeconfig "$KUBECONFIG" -n ${demoNamespace} get machines,machinesets,machinedeployments`,
 )
+started(
+  writeDevSession({
+    kubeconfig: kubeconfigPath,
+    namespace: demoNamespace,
+    ...(moto && queueUrl ? { queueUrl, sqsEndpoint: moto.endpoint, region } : {}),
+  }),
+  (remove) => remove(),
+)
+if (queueUrl) {
+  console.log(
+    'interrupt one: node --import tsx functions/cli.ts dev interrupt <machine> [--kind spot|rebalance|maintenance|stopping|terminated]',
+  )
+}
 
 let lastTable = ''
 const table = setInterval(async () => {

@@ -42,7 +42,10 @@ export interface CliCommand {
   flags: Record<string, FlagSpec>
   /** Environment variables the command reads, with what they mean. */
   env?: Record<string, string>
-  run(values: FlagValues, io: CliIo): Promise<CommandOutcome>
+  /** Commands under this one (`machine-api dev interrupt`), chosen by the first argument. */
+  subcommands?: readonly CliCommand[]
+  /** `positionals`: the arguments `args` names (none unless `args` is set). */
+  run(values: FlagValues, io: CliIo, positionals: readonly string[]): Promise<CommandOutcome>
 }
 
 /** A wrong command line or configuration: exit code 2, the message and a pointer to --help. */

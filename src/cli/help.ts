@@ -33,7 +33,11 @@ export function commandHelp(command: CliCommand): string {
     left: `  ${name}`,
     right: text,
   }))
-  const width = Math.max(...[...flagRows, ...envRows].map((r) => r.left.length))
+  const subRows = (command.subcommands ?? []).map((sub) => ({
+    left: `  ${command.name} ${sub.name}${sub.args ? ` ${sub.args}` : ''}`,
+    right: sub.summary,
+  }))
+  const width = Math.max(...[...flagRows, ...envRows, ...subRows].map((r) => r.left.length))
   const table = (rows: typeof flagRows) => rows.map((r) => `${r.left.padEnd(width)}  ${r.right}`)
   return [
     `Usage: machine-api ${command.name}${Object.keys(command.flags).length > 0 ? ' [flags]' : ''}${command.args ? ` ${command.args}` : ''}`,
@@ -45,6 +49,7 @@ export function commandHelp(command: CliCommand): string {
     'Flags:',
     ...table(flagRows),
     ...(envRows.length > 0 ? ['', 'Environment:', ...table(envRows)] : []),
+    ...(subRows.length > 0 ? ['', 'Commands (each with --help):', ...table(subRows)] : []),
     '',
   ].join('\n')
 }

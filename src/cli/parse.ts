@@ -3,11 +3,14 @@ import { parseArgs } from 'node:util'
 import { type CliCommand, type FlagValues, UsageError } from './command'
 
 /** The parsed command line: help asked for, or the flag values. */
-export type ParsedArgs = { help: true } | { help: false; values: FlagValues }
+export type ParsedArgs =
+  | { help: true }
+  | { help: false; values: FlagValues; positionals: readonly string[] }
 
 /**
  * Parses `argv` (what follows the command name) against the command's flags. Throws UsageError
- * for an unknown flag, a missing flag value, a value given to a boolean flag, or any positional.
+ * for an unknown flag, a missing flag value, a value given to a boolean flag, or a positional
+ * given to a command that takes none (`args` unset).
  */
 export function parseCommandArgs(command: CliCommand, argv: readonly string[]): ParsedArgs {
   const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
@@ -18,14 +21,19 @@ export function parseCommandArgs(command: CliCommand, argv: readonly string[]): 
   }
   let parsed: ReturnType<typeof parseArgs>
   try {
-    parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false })
+    parsed = parseArgs({
+      args: [...argv],
+      options,
+      strict: true,
+      allowPositionals: command.args !== undefined,
+    })
   } catch (error) {
     throw new UsageError(cleanMessage(error))
   }
   const values = parsed.values as FlagValues
   if (values.help === true) return { help: true }
   delete values.help
-  return { help: false, values }
+  return { help: false, values, positionals: parsed.positionals }
 }
 
 // parseArgs messages end with advice on `--` that does not apply to our commands.

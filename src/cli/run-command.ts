@@ -14,13 +14,16 @@ export async function runCommand(
   argv: readonly string[],
   io: CliIo,
 ): Promise<CommandOutcome> {
+  const sub = command.subcommands?.find((s) => s.name === argv[0])
+  if (sub)
+    return await runCommand({ ...sub, name: `${command.name} ${sub.name}` }, argv.slice(1), io)
   try {
     const parsed = parseCommandArgs(command, argv)
     if (parsed.help) {
       io.stdout(commandHelp(command))
       return 0
     }
-    return await command.run(parsed.values, io)
+    return await command.run(parsed.values, io, parsed.positionals)
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr(

@@ -3,13 +3,14 @@ import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { CliCommand } from '../command'
+import { devInterruptCommand } from './dev-interrupt'
 
 /** `dev`: runs `bash scripts/dev.sh` with the flags given, in the foreground. */
 export const devCommand: CliCommand = {
   name: 'dev',
   summary: 'run the local demo (control plane, moto EC2, machine-api) until Ctrl-C',
   description:
-    'Starts a real control plane with kwok, a moto EC2 server and machine-api (webhook over TLS, CRDs, the in-process worker), creates an example MachineDeployment and prints a live table of Machines until Ctrl-C. Same as `npm run dev`; needs a source checkout (the control-plane harness lives under test/).',
+    'Starts a real control plane with kwok, a moto EC2 and SQS server and machine-api (webhook over TLS, CRDs, the in-process worker with the EC2 notice source on a moto queue), creates an example MachineDeployment and prints a live table of Machines until Ctrl-C. Same as `npm run dev`; needs a source checkout (the control-plane harness lives under test/). `machine-api dev interrupt <machine>` then sends an EC2 notice about one of its Machines.',
   flags: {
     provider: {
       type: 'string',
@@ -22,6 +23,7 @@ export const devCommand: CliCommand = {
       description: 'use an existing cluster instead of starting one',
     },
   },
+  subcommands: [devInterruptCommand],
   async run(values, io) {
     const script = join(io.packageRoot, 'scripts', 'dev.sh')
     if (!existsSync(script) || !existsSync(join(io.packageRoot, 'test', 'harness'))) {

@@ -5,7 +5,9 @@
  * Warning Event, and leave the queue; duplicates and a late or lesser notice change nothing; an
  * unknown instance and malformed bodies are counted, dropped and do not hold up the others.
  */
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { EC2Client } from '@aws-sdk/client-ec2'
 import {
   CreateQueueCommand,
@@ -15,10 +17,11 @@ import {
 } from '@aws-sdk/client-sqs'
 import { Registry } from 'prom-client'
 import { beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest'
-import { instanceNoticeAnnotation } from '../../../src/api/instance-notice'
+import { instanceNoticeAnnotation, readInstanceNotice } from '../../../src/api/instance-notice'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import { type Ec2NoticeSource, startEc2NoticeSource } from '../../../src/bus/ec2-notices/sqs-source'
 import { startWorker } from '../../../src/cli/entry/worker'
+import { runCli } from '../../../src/cli/main'
 import { parseRuntimeSettings } from '../../../src/cli/runtime-settings'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
@@ -150,7 +153,7 @@ async function queueWithSource(
     const a = out.Attributes ?? {}
     return a.ApproximateNumberOfMessages === '0' && a.ApproximateNumberOfMessagesNotVisible === '0'
   }
-  return { send, counts, queueEmpty, logs, stop: () => source.stop() }
+  return { queueUrl, send, counts, queueEmpty, logs, stop: () => source.stop() }
 }
 
 /** `fixture` about `instanceId`, at `time`. */
@@ -345,6 +348,46 @@ describe('EC2 notice source (moto SQS and EC2)', () => {
       expect(m?.metadata.annotations?.[instanceNoticeAnnotation]).toContain('SpotInterruption')
     } finally {
       await queue.stop()
+    }
+  })
+
+  it('machine-api dev interrupt sends notices the source records on the Machine, one kind after another', async () => {
+    const { key, instanceId } = await provisionedMachine('cli-1')
+    const queue = await queueWithSource()
+    const dir = mkdtempSync(join(tmpdir(), 'interrupt-'))
+    const kubeconfig = join(dir, 'kubeconfig')
+    writeFileSync(kubeconfig, api().kc.exportConfig())
+    const out: string[] = []
+    const io = {
+      stdout: (t: string) => out.push(t),
+      stderr: (t: string) => out.push(t),
+      env: { AWS_SQS_ENDPOINT: moto().moto.endpoint, AWS_REGION: region },
+      packageRoot: process.cwd(),
+    }
+    try {
+      // Each more serious than the last, so each replaces the recorded one.
+      for (const [kind, reason] of [
+        ['rebalance', 'RebalanceRecommended'],
+        ['spot', 'SpotInterruption'],
+        ['terminated', 'InstanceTerminated'],
+      ] as const) {
+        const argv = ['dev', 'interrupt', key.name, '-n', key.namespace, '--kind', kind]
+        const flags = ['--kubeconfig', kubeconfig, '--queue-url', queue.queueUrl]
+        expect(await runCli([...argv, ...flags], io)).toBe(0)
+        await waitFor(`the ${kind} notice recorded`, async () => {
+          const m = await readMachine(kube(), key.namespace, key.name)
+          return readInstanceNotice(m?.metadata.annotations)?.reason === reason
+        })
+      }
+      expect(out.join('')).toContain(`(instance ${instanceId})`)
+      expect(await queue.counts()).toEqual({
+        'RebalanceRecommended/recorded': 1,
+        'SpotInterruption/recorded': 1,
+        'InstanceTerminated/recorded': 1,
+      })
+    } finally {
+      await queue.stop()
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 

@@ -39,6 +39,7 @@ describe('machine-api help', () => {
       'reconcile',
       'worker',
       'sweep',
+      'ec2-notices',
       'crds',
       'manifests',
       'plan',
@@ -156,5 +157,34 @@ describe('machine-api commands without a cluster', () => {
     const wrongKind = await cli(['plan', '-f', file])
     expect(wrongKind.code).toBe(1)
     expect(wrongKind.stderr).toContain('exactly one MachineDeployment or MachineSet, found 0')
+  })
+})
+
+describe('machine-api dev interrupt', () => {
+  // No demo session in these tests' temp directory matters: each case fails before reading it.
+  it('is listed in dev --help and documents its own flags', async () => {
+    expect((await cli(['dev', '--help'])).stdout).toMatch(/dev interrupt <machine> +send an EC2/)
+    const { code, stdout } = await cli(['dev', 'interrupt', '--help'])
+    expect(code).toBe(0)
+    expect(stdout).toContain('Usage: machine-api dev interrupt [flags] <machine>')
+    expect(stdout).toContain('--kind spot|rebalance|maintenance|stopping|terminated')
+  })
+
+  it.each([
+    ['no Machine named', [], 'name exactly one Machine'],
+    ['two Machines named', ['a', 'b'], 'name exactly one Machine'],
+    ['an unknown kind', ['a', '--kind', 'meteor'], '--kind'],
+    ['a queue URL that is not one', ['a', '--queue-url', 'not a url'], '--queue-url'],
+  ])('exits 2 on %s, naming what is wrong', async (_name, args, message) => {
+    const { code, stderr } = await cli(['dev', 'interrupt', ...args])
+    expect(code).toBe(2)
+    expect(stderr).toContain(`machine-api dev interrupt: `)
+    expect(stderr).toContain(message)
+  })
+
+  it('takes no positional in a command without arguments', async () => {
+    const { code, stderr } = await cli(['sweep', 'extra'])
+    expect(code).toBe(2)
+    expect(stderr).toContain('Unexpected argument')
   })
 })
