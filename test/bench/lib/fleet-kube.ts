@@ -57,3 +57,23 @@ export function countingKube(kc: KubeConfig): CountingKube {
     },
   }
 }
+
+/**
+ * Resolves once `counting` has made no request for `quietMs` (at most `timeoutMs`): controllers
+ * just started are still syncing (their first sweep, the class's first reconcile, watches), which
+ * a measurement that starts at once would count as the first cycle's cost.
+ */
+export async function waitForQuiet(counting: CountingKube, quietMs = 2000, timeoutMs = 30_000) {
+  const total = async () => Object.values(await counting.counts()).reduce((a, b) => a + b, 0)
+  const deadline = Date.now() + timeoutMs
+  let last = await total()
+  let quietSince = Date.now()
+  while (Date.now() - quietSince < quietMs && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250))
+    const now = await total()
+    if (now !== last) {
+      last = now
+      quietSince = Date.now()
+    }
+  }
+}
