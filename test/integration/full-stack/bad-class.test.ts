@@ -2,8 +2,9 @@
  * A MachineClass with an AMI that does not exist, under a 2-replica MachineDeployment and a
  * MachineHealthCheck at maxUnhealthy 100%, with every controller running against moto (issue 28:
  * this made about 2.4 Machines a second). The MachineSet replaces its Failed Machines in rounds
- * 10 s, 20 s, 40 s... apart, the health check leaves them to it, and the deployment says what to
- * fix; fixing the class replaces them at once with Machines that launch.
+ * further and further apart (here 2.5 s, 5 s, 10 s..., a quarter of the default 10 s, 20 s, 40 s),
+ * the health check leaves them to it, and the deployment says what to fix; fixing the class
+ * replaces them at once with Machines that launch.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { machineApiTypes } from '../../../src/api/resource-types'
@@ -46,6 +47,8 @@ beforeAll(async () => {
 afterAll(() => kube.close())
 
 const name = 'workers'
+/** A quarter of the default pace, so the window that counts the rounds is a quarter too. */
+const replacement = { baseDelayMs: 2_500, maxDelayMs: 300_000 }
 const missingAmi = 'ami-0000000000000dead'
 
 function providerSpec(ami: string): Record<string, unknown> {
@@ -68,7 +71,7 @@ async function replicaFailure(): Promise<Condition | undefined> {
 describe('a MachineClass with a missing AMI under a MachineDeployment and a health check', () => {
   it('makes a bounded number of Machines, says what to fix, and recovers once fixed', async () => {
     const namespace = ns()
-    await startFullStack(kube, namespace, createProviderRegistry([moto().provider]))
+    await startFullStack(kube, namespace, createProviderRegistry([moto().provider]), replacement)
     const created = new Set<string>()
     const watch = await watchMachines(kube, namespace, (machines) => {
       for (const m of machines) created.add(m.metadata.uid ?? m.metadata.name)
@@ -106,10 +109,12 @@ describe('a MachineClass with a missing AMI under a MachineDeployment and a heal
     expect(failing.message).toMatch(/Machines? failed: InvalidAMI: .*ami-0000000000000dead/)
     expect(failing.message).toContain('fix MachineClass standard')
 
-    // Over the next 40 s: rounds at about 1, 11 and 31 s after the first failure replace 2
-    // Machines each, 8 Machines in all counting the first 2 (unbounded, ~96 at 2.4 a second). One
+    // Over the next 10 s: rounds at about 1, 3.5 and 8.5 s after the first failure replace 2
+    // Machines each, 8 Machines in all counting the first 2 (unbounded, ~24 at 2.4 a second); the
+    // next round is not due before about 18.5 s, so the fix below lands inside the backoff. One
     // round whose status write met a conflict is not recorded and may run once more: at most 10.
-    await new Promise((resolve) => setTimeout(resolve, 40_000))
+    // (The default pace scaled by 4: rounds at 1, 11, 31 s counted over 40 s.)
+    await new Promise((resolve) => setTimeout(resolve, 10_000))
     const createdInWindow = created.size
     expect(createdInWindow).toBeGreaterThanOrEqual(4)
     expect(createdInWindow).toBeLessThanOrEqual(10)
@@ -166,7 +171,7 @@ describe('a MachineClass with a missing AMI under a MachineDeployment and a heal
         selector: { matchLabels: labels },
         template: {
           metadata: { labels },
-          spec: { classRef: { name: 'standard' }, provisioningTimeout: '15s' },
+          spec: { classRef: { name: 'standard' }, provisioningTimeout: '8s' },
         },
       },
     })

@@ -25,6 +25,8 @@ import { createClaimHolder, processSelf } from '../../../src/reconcile/machine/c
 import { machineControllerWith } from '../../../src/reconcile/machine/reconcile'
 import { machineRelatedClass } from '../../../src/reconcile/machine/related-class'
 import { machineRelatedNode } from '../../../src/reconcile/machine/related-node'
+import { machineSetController } from '../../../src/reconcile/machine-set/reconcile'
+import type { ReplacementSettings } from '../../../src/reconcile/machine-set/replacement'
 import type { ReconcileDeps } from '../../../src/reconcile/runtime/controller'
 import { readingDelivered } from '../../../src/reconcile/runtime/delivered-reads'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
@@ -46,24 +48,30 @@ export function fullStackDeps(kube: KubeClient): ReconcileDeps {
 
 /**
  * Starts every controller of the catalog on the in-process bus for `namespace` (the Machine
- * controller with `machineTuning`, the kwok provider unless `providers` says otherwise). Cleans up
- * and stops when the test finishes.
+ * controller with `machineTuning`, the kwok provider unless `providers` says otherwise, the
+ * MachineSets replacing Failed Machines at `replacement`'s pace if given). Cleans up and stops
+ * when the test finishes.
  */
 export async function startFullStack(
   kube: KubeClient,
   namespace: string,
   providers: ProviderRegistry = createProviderRegistry([createKwokProvider()]),
+  replacement?: ReplacementSettings,
 ): Promise<void> {
   const claimHolder = createClaimHolder(processSelf(process.env))
-  const controllers = controllerCatalog({ providers, claimHolder }).map((c) =>
-    c.kind === machineApiTypes.machine.kind
-      ? readingDelivered(
-          machineControllerWith({ providers, claimHolder }, machineTuning),
-          machineRelatedNode,
-          machineRelatedClass,
-        )
-      : c,
-  )
+  const controllers = controllerCatalog({ providers, claimHolder }).map((c) => {
+    if (c.kind === machineApiTypes.machine.kind) {
+      return readingDelivered(
+        machineControllerWith({ providers, claimHolder }, machineTuning),
+        machineRelatedNode,
+        machineRelatedClass,
+      )
+    }
+    if (c.kind === machineApiTypes.machineSet.kind && replacement) {
+      return machineSetController({ replacement })
+    }
+    return c
+  })
   const deps = fullStackDeps(kube)
   const bus = startInProcessBus({
     kube,
