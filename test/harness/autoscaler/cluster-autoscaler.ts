@@ -20,15 +20,15 @@ import { autoscalerIdentity } from './identity'
 const buildScript = fileURLToPath(new URL('./build.sh', import.meta.url))
 
 /**
- * Fast settings for tests (the defaults wait minutes): a loop every 2 s, a Node empty for 10 s is
+ * Fast settings for tests (the defaults wait minutes): a loop every 2 s, a Node empty for 5 s is
  * removed, no pause after a scale-up, deletion or failure, no wait between tainting and deleting,
  * and Nodes without local storage or system Pods are not special. `--v=4` logs each loop and the
  * rollout skip the tests look for.
  */
 export const fastSettings = [
   '--scan-interval=2s',
-  '--scale-down-unneeded-time=10s',
-  '--scale-down-unready-time=10s',
+  '--scale-down-unneeded-time=5s',
+  '--scale-down-unready-time=5s',
   '--scale-down-delay-after-add=0s',
   '--scale-down-delay-after-delete=0s',
   '--scale-down-delay-after-failure=0s',

@@ -291,9 +291,9 @@ describe('cluster-autoscaler 1.36.1 against machine-api', () => {
         { mark },
       )
       expect(old.map(nodeOf)).toContain(/Node (\S+) will/.exec(skipped)?.[1])
-      // Longer than --scale-down-unneeded-time (10 s at 2 s loops) with both Nodes empty and the
+      // Longer than --scale-down-unneeded-time (5 s at 2 s loops) with both Nodes empty and the
       // minimum at 1: only the rollout keeps them.
-      await autoscaler.afterLoops(7)
+      await autoscaler.afterLoops(5)
       const during = (await groupMachines(kube, ns(), 'roll')).filter(isRunningMachine)
       expect(during.map((m) => m.metadata.uid).sort()).toEqual(
         old.map((m) => m.metadata.uid).sort(),
@@ -341,7 +341,7 @@ describe('cluster-autoscaler 1.36.1 against machine-api', () => {
       expect(pod?.spec?.nodeName).toBe(nodeOf(machine as MachineObject))
 
       // Longer than --scale-down-unneeded-time: an empty Node would be gone by now.
-      await autoscaler.afterLoops(7)
+      await autoscaler.afterLoops(5)
       expect((await groupMachines(kube, ns(), 'linux')).map((m) => m.metadata.uid)).toEqual([
         machine?.metadata.uid,
       ])
