@@ -27,7 +27,13 @@ import {
 const api = useMachineApi()
 const kube = useKubeClient(api)
 
-const timeoutS = 20
+/**
+ * Ready=False's timeout counts from the Node's creation (kwok dates the transition there), so it
+ * must outlast the setup before the flip for the crossing to be a timer's. Ready=Unknown's counts
+ * from when KCM marks the silent Node, itself 20 s after its last heartbeat
+ * (--node-monitor-grace-period), so a short one keeps the test from waiting twice.
+ */
+const timeoutS = { False: 20, Unknown: 5 } as const
 
 describe('MachineHealthCheck remediation', () => {
   it('deletes set-owned Machines whose Node is NotReady or silent past the timeout, and no other', async () => {
@@ -62,10 +68,20 @@ describe('MachineHealthCheck remediation', () => {
       await createLinkedNode(k, silent, { nodeName: names.silent, kwokValue: silentValue })
 
       const { runs } = await startController(k, namespace)
-      await k.create(
-        types.machineHealthCheck,
-        healthCheck(namespace, 'workers', { pool: 'workers', timeout: `${timeoutS}s` }),
-      )
+      const check = healthCheck(namespace, 'workers', {
+        pool: 'workers',
+        timeout: `${timeoutS.False}s`,
+      })
+      await k.create(types.machineHealthCheck, {
+        ...check,
+        spec: {
+          ...(check.spec as object),
+          unhealthyConditions: [
+            { type: 'Ready', status: 'False', timeout: `${timeoutS.False}s` },
+            { type: 'Ready', status: 'Unknown', timeout: `${timeoutS.Unknown}s` },
+          ],
+        },
+      })
       await waitFor('status with 3 healthy targets', async () => {
         const mhc = await k.get(types.machineHealthCheck, { namespace, name: 'workers' })
         return (mhc?.status as { currentHealthy?: number } | undefined)?.currentHealthy === 3
@@ -79,7 +95,7 @@ describe('MachineHealthCheck remediation', () => {
       )
       await extraKwok.stopAndClean()
 
-      const deadline = async (node: string, status: string) => {
+      const deadline = async (node: string, status: keyof typeof timeoutS) => {
         const c = await waitFor(
           `${node} Ready=${status}`,
           async () => {
@@ -88,7 +104,7 @@ describe('MachineHealthCheck remediation', () => {
           },
           { timeoutMs: 90_000 },
         )
-        return Date.parse(c.lastTransitionTime ?? '') + timeoutS * 1000
+        return Date.parse(c.lastTransitionTime ?? '') + timeoutS[status] * 1000
       }
       const sickDeadline = await deadline(names.sick, 'False')
       const silentDeadline = await deadline(names.silent, 'Unknown')
@@ -144,7 +160,7 @@ describe('MachineHealthCheck remediation', () => {
         reason: 'UnhealthyNodeCondition',
         message: expect.stringMatching(
           new RegExp(
-            `^Node ${names.sick}: condition Ready is False for more than ${timeoutS}s \\(since `,
+            `^Node ${names.sick}: condition Ready is False for more than ${timeoutS.False}s \\(since `,
           ),
         ),
       })
