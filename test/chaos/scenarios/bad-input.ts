@@ -22,7 +22,7 @@ import { seededRandom } from '../lib/random'
 import type { Scenario, ScenarioOptions, ScenarioReport } from '../lib/scenario'
 
 const sizes = {
-  short: { objects: 60, kubectlEvery: 6, hotLoopWindowMs: 10_000 },
+  short: { objects: 60, kubectlEvery: 6, hotLoopWindowMs: 5_000 },
   full: { objects: 1000, kubectlEvery: 10, hotLoopWindowMs: 30_000 },
 }
 /** Requests in flight at once: enough to load the webhook, few enough for two cores. */

@@ -27,7 +27,7 @@ import type { Scenario, ScenarioOptions, ScenarioReport } from '../lib/scenario'
 import { type WorkerProcess, workerProcess } from '../lib/worker-process'
 
 const sizes = {
-  short: { healthy: 3, starved: 2, observeMs: 12_000, sweepSeconds: 5, convergeMs: 60_000 },
+  short: { healthy: 3, starved: 2, observeMs: 8_000, sweepSeconds: 5, convergeMs: 60_000 },
   full: { healthy: 20, starved: 5, observeMs: 120_000, sweepSeconds: 15, convergeMs: 240_000 },
 }
 const faultRate = 0.3

@@ -24,7 +24,7 @@ import type { Scenario, ScenarioOptions, ScenarioReport } from '../lib/scenario'
 import { type WorkerProcess, workerProcess } from '../lib/worker-process'
 
 const sizes = {
-  short: { cycles: 6, maxSets: 2, sweepSeconds: 8 },
+  short: { cycles: 4, maxSets: 2, sweepSeconds: 8 },
   full: { cycles: 100, maxSets: 4, sweepSeconds: 8 },
 }
 type Size = (typeof sizes)[keyof typeof sizes]
