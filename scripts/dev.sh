@@ -3,4 +3,8 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/ensure-deps.sh
+# --in-cluster: the shipped manifests on a real node (scripts/dev-in-cluster.ts) instead of host processes.
+for arg in "$@"; do
+  [[ "$arg" == --in-cluster ]] && exec node --import tsx scripts/dev-in-cluster.ts
+done
 exec node --import tsx scripts/dev.ts "$@"

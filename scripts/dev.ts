@@ -44,6 +44,8 @@ const usage = `Usage: npm run dev -- [--provider aws|kwok] [--kubeconfig PATH]
   --provider kwok   machines are simulated Nodes only (no cloud at all)
   --kubeconfig P    use an existing cluster instead of starting one (its apiserver must reach
                     127.0.0.1, where the webhook server listens)
+  --in-cluster      run the shipped image and the plain overlay on a real local node instead
+                    (scripts/dev-in-cluster.ts; needs root)
 `
 const { values } = parseArgs({
   options: {

@@ -3,7 +3,8 @@
 # npm packages (npm ci when package-lock.json changed), the Go-built control plane, moto, nats-server
 # and cluster-autoscaler.
 # Sourced by test.sh and dev.sh; exports MACHINE_API_BIN_DIR, MACHINE_API_MOTO_SERVER,
-# MACHINE_API_NATS_SERVER, MACHINE_API_AUTOSCALER and MACHINE_API_NODE_BIN_DIR. The image is built
+# MACHINE_API_NATS_SERVER, MACHINE_API_AUTOSCALER, MACHINE_API_NODE_BIN_DIR and
+# MACHINE_API_CERT_MANAGER_DIR. The image is built
 # by the end-to-end tests themselves (test/harness/image/build.sh: its inputs are the sources).
 set -euo pipefail
 
@@ -33,6 +34,10 @@ autoscaler_build=$!
 node_out="$(mktemp)"
 bash test/harness/node/build.sh > "$node_out" &
 node_build=$!
+# cert-manager's controller and CA injector from its Go module (the e2e tests' overlays need it).
+cert_manager_out="$(mktemp)"
+bash test/harness/certmanager/build.sh > "$cert_manager_out" &
+cert_manager_build=$!
 
 MACHINE_API_BIN_DIR="$(bash test/harness/controlplane/build.sh | tail -n 1)"
 export MACHINE_API_BIN_DIR
@@ -54,3 +59,8 @@ wait "$node_build"
 MACHINE_API_NODE_BIN_DIR="$(tail -n 1 "$node_out")"
 rm -f "$node_out"
 export MACHINE_API_NODE_BIN_DIR
+
+wait "$cert_manager_build"
+MACHINE_API_CERT_MANAGER_DIR="$(tail -n 1 "$cert_manager_out")"
+rm -f "$cert_manager_out"
+export MACHINE_API_CERT_MANAGER_DIR

@@ -17,7 +17,7 @@ const buildScript = fileURLToPath(new URL('./build.sh', import.meta.url))
 
 /** A running nats-server. */
 export interface NatsServer {
-  /** `nats://127.0.0.1:<port>` */
+  /** `nats://<address>:<port>` */
   readonly url: string
   stop(): Promise<void>
 }
@@ -33,17 +33,20 @@ export async function natsServerBinary(): Promise<string> {
   return path
 }
 
-/** Starts nats-server with JetStream; resolves once a client can connect. */
-export async function startNatsServer(): Promise<NatsServer> {
+/**
+ * Starts nats-server with JetStream; resolves once a client can connect. `address` is where it
+ * listens (default 127.0.0.1; the e2e tests' pods reach it on the real node's host address).
+ */
+export async function startNatsServer(address = '127.0.0.1'): Promise<NatsServer> {
   const binary = await natsServerBinary()
   const dir = mkdtempSync(join(tmpdir(), 'machine-api-nats-'))
   for (let attempt = 1; ; attempt++) {
     const port = await freePort()
-    const url = `nats://127.0.0.1:${port}`
+    const url = `nats://${address}:${port}`
     const proc = startSupervised({
       name: 'nats-server',
       command: binary,
-      args: ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', join(dir, 'store'), '-n', 'test'],
+      args: ['-js', '-a', address, '-p', String(port), '-sd', join(dir, 'store'), '-n', 'test'],
       logPath: join(dir, `nats-${attempt}.log`),
     })
     const stop = async () => {

@@ -8,6 +8,7 @@ import { execFile, execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import { type CertManager, startCertManager } from '../certmanager/cert-manager'
 import { type ControlPlane, startControlPlane } from '../controlplane'
 import { nodeNetwork } from './node-config'
 import {
@@ -42,14 +43,19 @@ export function machineApiImage(): { reference: string; archive: string } {
   return { reference, archive }
 }
 
-export async function startE2eCluster(): Promise<E2eCluster> {
+/** `certManager`: also run cert-manager (../certmanager), which the overlays need. */
+export async function startE2eCluster(
+  options: { certManager?: boolean } = {},
+): Promise<E2eCluster> {
   const image = machineApiImage()
   const baseDir = nodeBaseDir()
   const lock = await acquireNodeLock(join('/tmp', 'machine-api-node.lock'))
   let controlPlane: ControlPlane | undefined
   let node: RealNode | undefined
+  let certManager: CertManager | undefined
   const stop = async () => {
     try {
+      await certManager?.stop()
       await node?.stop()
       await controlPlane?.stop()
     } finally {
@@ -58,9 +64,20 @@ export async function startE2eCluster(): Promise<E2eCluster> {
   }
   try {
     const nodeDir = prepareHost(baseDir)
-    controlPlane = await startControlPlane({ address: nodeNetwork.hostAddress, baseDir })
+    controlPlane = await startControlPlane({
+      address: nodeNetwork.hostAddress,
+      baseDir,
+      keepData: process.env.MACHINE_API_KEEP_DATA === '1',
+    })
     node = await startRealNode({ dir: nodeDir, controlPlane })
     node.importImage(image.archive)
+    if (options.certManager) {
+      certManager = startCertManager({
+        kubeconfigPath: controlPlane.kubeconfigPath,
+        kubectlPath: controlPlane.kubectlPath,
+        logDir: join(controlPlane.workDir, 'logs'),
+      })
+    }
   } catch (error) {
     await stop()
     throw error
