@@ -6,6 +6,7 @@
  * reconcile the way every other change does: through its watch. Pure.
  */
 import { ANNOTATIONS } from './group'
+import { parseJsonAnnotation } from './json-annotation'
 
 /** The condition reasons, least serious first: a more serious notice replaces a lesser one. */
 export const noticeReasons = [
@@ -40,14 +41,7 @@ export const instanceNoticeAnnotation = ANNOTATIONS.instanceNotice
 export function readInstanceNotice(
   annotations: Record<string, string> | undefined,
 ): InstanceNotice | undefined {
-  const raw = annotations?.[instanceNoticeAnnotation]
-  if (!raw) return undefined
-  let value: unknown
-  try {
-    value = JSON.parse(raw)
-  } catch {
-    return undefined
-  }
+  const value = parseJsonAnnotation(annotations, instanceNoticeAnnotation)
   return isInstanceNotice(value) ? value : undefined
 }
 

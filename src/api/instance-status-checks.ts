@@ -7,6 +7,7 @@
  * watch on every bus. Pure; checked by hand, not with zod (the worker starts without zod).
  */
 import { ANNOTATIONS } from './group'
+import { parseJsonAnnotation } from './json-annotation'
 
 /** The checks EC2 runs on a running instance: AWS's side (host, network) and the instance's own. */
 export const statusCheckNames = ['system', 'instance'] as const
@@ -30,14 +31,7 @@ export const instanceStatusChecksAnnotation = ANNOTATIONS.instanceStatusChecks
 export function readStatusCheckFailure(
   annotations: Record<string, string> | undefined,
 ): StatusCheckFailure | undefined {
-  const raw = annotations?.[instanceStatusChecksAnnotation]
-  if (!raw) return undefined
-  let value: unknown
-  try {
-    value = JSON.parse(raw)
-  } catch {
-    return undefined
-  }
+  const value = parseJsonAnnotation(annotations, instanceStatusChecksAnnotation)
   if (typeof value !== 'object' || value === null) return undefined
   const v = value as Record<string, unknown>
   const failed = Array.isArray(v.failed) ? v.failed : []

@@ -54,11 +54,11 @@ function sweep() {
 beforeAll(async () => {
   const ns = namespace()
   // A VPC of its own: its instances' private DNS names (the Node names) are this file's alone.
-  const vpc = await moto().ec2.send(new CreateVpcCommand({ CidrBlock: '10.78.0.0/16' }))
+  const vpc = await moto().ec2.send(new CreateVpcCommand({ CidrBlock: '10.79.0.0/16' }))
   await moto().ec2.send(
     new CreateSubnetCommand({
       VpcId: vpc.Vpc?.VpcId,
-      CidrBlock: '10.78.1.0/24',
+      CidrBlock: '10.79.1.0/24',
       AvailabilityZone: 'eu-west-1a',
       TagSpecifications: [
         { ResourceType: 'subnet', Tags: [{ Key: 'tier', Value: 'status-checks' }] },
