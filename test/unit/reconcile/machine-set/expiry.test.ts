@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { ANNOTATIONS } from '../../../../src/api/group'
+import { formatInstanceNotice } from '../../../../src/api/instance-notice'
 import { planMachineSet } from '../../../../src/reconcile/machine-set/plan'
 import { computeMachineSetStatus } from '../../../../src/reconcile/machine-set/status'
 import type { MachineObject, MachineSetObject } from '../../../../src/reconcile/machine-set/types'
@@ -21,6 +22,23 @@ function aged(
 ): MachineObject {
   const m = machine(name, options)
   m.metadata.creationTimestamp = new Date(now.getTime() - ageMinutes * minute).toISOString()
+  return m
+}
+
+/** A Ready Machine whose instance has scheduled maintenance in three days (an interruption). */
+function underMaintenance(name: string, ageMinutes: number): MachineObject {
+  const m = aged(name, ageMinutes)
+  const instanceId = 'i-0000000000000abcd'
+  m.spec = { ...m.spec, providerID: `aws:///eu-west-1a/${instanceId}` }
+  m.metadata.annotations = {
+    [ANNOTATIONS.instanceNotice]: formatInstanceNotice({
+      reason: 'ScheduledMaintenance',
+      instanceId,
+      eventId: 'event-1',
+      time: now.toISOString(),
+      deadline: new Date(now.getTime() + 3 * 86_400_000).toISOString(),
+    }),
+  }
   return m
 }
 
@@ -122,6 +140,12 @@ describe('expireAfter in the MachineSet planner', () => {
       expiringSet(3),
       [aged('a', 90), aged('b', 20), aged('c', 1, {})],
       { creates: 0, deletes: [], held: 1 },
+    ],
+    [
+      'an interrupted Machine counts against the allowance: its replacement goes on, expiry waits',
+      expiringSet(3),
+      [aged('a', 90), aged('b', 20), aged('c', 10), underMaintenance('d', 30), aged('r', 5)],
+      { creates: 0, deletes: ['d'], held: 1 },
     ],
     [
       'replicas missing: filled first, no surge',
