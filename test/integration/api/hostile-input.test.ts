@@ -114,6 +114,17 @@ describe('hostile input through the apiserver', () => {
     ],
     [
       'MachineHealthCheck',
+      "a Machine condition on the health check's own HealthCheckSucceeded",
+      {
+        selector: { matchLabels: labels },
+        unhealthyMachineConditions: [
+          { type: 'HealthCheckSucceeded', status: 'False', timeout: '5m' },
+        ],
+      },
+      'spec.unhealthyMachineConditions[0].type',
+    ],
+    [
+      'MachineHealthCheck',
       'a Secret as external remediation template',
       {
         selector: { matchLabels: labels },
