@@ -18,13 +18,13 @@ export type FleetMachine = KubeObject & {
 }
 
 /**
- * Creates MachineClass `name`: the world's `standard` class with `instanceType`, and `spec`'s
- * other class fields (e.g. a short unavailableOfferingTTL).
+ * Creates MachineClass `name`: the world's `standard` class with `instanceType` (a list: as
+ * instanceTypes), and `spec`'s other class fields (e.g. a short unavailableOfferingTTL).
  */
 export async function copyClass(
   kube: KubeClient,
   ref: { namespace: string; name: string },
-  instanceType: string,
+  instanceType: string | string[],
   spec: Record<string, unknown> = {},
 ): Promise<void> {
   const standard = await kube.get<KubeObject & { spec: { providerSpec: object } }>(
@@ -39,9 +39,15 @@ export async function copyClass(
     spec: {
       ...standard.spec,
       ...spec,
-      providerSpec: { ...standard.spec.providerSpec, instanceType },
+      providerSpec: typesOf(standard.spec.providerSpec, instanceType),
     },
   })
+}
+
+function typesOf(providerSpec: object, types: string | string[]): object {
+  if (!Array.isArray(types)) return { ...providerSpec, instanceType: types }
+  const { instanceType: _one, ...rest } = providerSpec as { instanceType?: string }
+  return { ...rest, instanceTypes: types }
 }
 
 /** Creates MachineSet `name` of `replicas` Machines of class `className`. */

@@ -44,6 +44,11 @@ export interface ScenarioReport {
 export interface Scenario {
   id: string
   title: string
+  /**
+   * Too slow for the short test inside `npm test` even at its short size (a worker restarted
+   * several times, flapping that needs tens of seconds to mean anything): `npm run chaos` only.
+   */
+  fullOnly?: boolean
   /** Starts what it needs (own control plane, moto, NATS), runs, and tears everything down. */
   run(options: ScenarioOptions): Promise<ScenarioReport>
 }

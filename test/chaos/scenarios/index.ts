@@ -2,6 +2,7 @@
 import type { Scenario } from '../lib/scenario'
 import { apiserverOutageScenario } from './apiserver-outage'
 import { badInputScenario } from './bad-input'
+import { capacityScenario } from './capacity'
 import { cloudFaultsScenario } from './cloud-faults'
 import { concurrencyScenario } from './concurrency'
 import { crashScenario } from './crash'
@@ -14,6 +15,7 @@ export const scenarios: Scenario[] = [
   apiserverOutageScenario,
   eventLossScenario,
   cloudFaultsScenario,
+  capacityScenario,
   concurrencyScenario,
   badInputScenario,
   interruptionsScenario,

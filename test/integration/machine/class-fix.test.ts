@@ -8,17 +8,12 @@
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import type { Machine } from '../../../src/api/v1beta1/machine'
-import { startInProcessBus } from '../../../src/bus/in-process-bus'
-import { machineApiMappers, watchedTypes } from '../../../src/bus/machine-api-mappers'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
 import { awsProviderSpecSchema } from '../../../src/providers/aws/spec'
 import { createProviderRegistry } from '../../../src/providers/registry'
-import { machineController } from '../../../src/reconcile/machine/reconcile'
-import { createRunner } from '../../../src/reconcile/runtime/runner'
-import { realTimers } from '../../../src/timers'
 import { waitFor } from '../../harness/kube'
 import { awsCredentialsSecret, useMoto } from '../providers/aws-fixture'
-import { machineDeps, readMachine, useMachineTestApi } from './fixture'
+import { machineDeps, readMachine, startMachineController, useMachineTestApi } from './fixture'
 
 const moto = useMoto()
 const { namespace, kube } = useMachineTestApi('class-fix', { aws: awsProviderSpecSchema() })
@@ -67,22 +62,8 @@ describe('a MachineClass fixed after its Machines failed', () => {
       },
     })
     const deps = machineDeps(kube(), createProviderRegistry([moto().provider]))
-    const controllers = [machineController]
-    const bus = startInProcessBus({
-      kube: deps.kube,
-      runner: createRunner({ controllers, deps }),
-      reconciled: [machineApiTypes.machine],
-      watched: watchedTypes(controllers),
-      mappers: machineApiMappers(['Machine']),
-      timers: realTimers(),
-      log: deps.log,
-      namespace: ns,
-      concurrency: 4,
-      // Only the bus's mapping can bring the fix in time.
-      sweepPeriodMs: 600_000,
-    })
-    onTestFinished(() => bus.stop())
-    await bus.ready()
+    // Only the bus's mapping can bring the fix in time: the sweep waits 10 minutes.
+    onTestFinished(await startMachineController(deps, ns, { sweepPeriodMs: 600_000 }))
     await kube().create(machineApiTypes.machine, machine(ns, 'solo'))
     const owner = { name: 'owner', uid: (set as KubeObject).metadata?.uid ?? '' }
     await kube().create(machineApiTypes.machine, machine(ns, 'owned', owner))

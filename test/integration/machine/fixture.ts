@@ -64,16 +64,16 @@ export async function runMachineController(deps: MachineDeps, namespace: string)
 }
 
 /**
- * Starts `controller` (the Machine controller unless a test wraps it, e.g. to count reconciles)
- * on the in-process bus for `namespace`; resolves once its watches run, with the function that
- * stops it.
+ * Starts `options.controller` (the Machine controller unless a test wraps it, e.g. to count
+ * reconciles) on the in-process bus for `namespace`, sweeping every `options.sweepPeriodMs`
+ * (default 5 s); resolves once its watches run, with the function that stops it.
  */
 export async function startMachineController(
   deps: MachineDeps,
   namespace: string,
-  controller: Controller<MachineDeps> = machineController,
+  options: { controller?: Controller<MachineDeps>; sweepPeriodMs?: number } = {},
 ): Promise<() => Promise<void>> {
-  const controllers = [controller]
+  const controllers = [options.controller ?? machineController]
   const bus = startInProcessBus({
     kube: deps.kube,
     runner: createRunner({ controllers, deps }),
@@ -84,7 +84,7 @@ export async function startMachineController(
     log: deps.log,
     namespace,
     concurrency: 4,
-    sweepPeriodMs: 5000,
+    sweepPeriodMs: options.sweepPeriodMs ?? 5000,
   })
   await bus.ready()
   return () => bus.stop()

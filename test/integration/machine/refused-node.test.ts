@@ -37,7 +37,7 @@ async function runCountingController(deps: MachineDeps, ns: string) {
       return machineController.reconcile(d, key, observed, related)
     },
   }
-  onTestFinished(await startMachineController(deps, ns, counting))
+  onTestFinished(await startMachineController(deps, ns, { controller: counting }))
   return (name: string, from: number, to: number) =>
     (starts.get(name) ?? []).filter((t) => t >= from && t < to).length
 }
