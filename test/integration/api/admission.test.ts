@@ -65,6 +65,42 @@ describe('kubectl apply of an invalid Machine is refused, naming the field', () 
   })
 })
 
+describe('kubectl apply of invalid disruption budgets is refused, naming the field', () => {
+  const deployment = (budgets: unknown[]) => ({
+    apiVersion: 'machine-api.dev/v1beta1',
+    kind: 'MachineDeployment',
+    metadata: { name: 'budgets', namespace: ns() },
+    spec: { template: { spec: machine('x').spec }, disruption: { budgets } },
+  })
+
+  it.each([
+    [
+      'a cron schedule croner refuses',
+      [{ machines: 0, schedule: '61 9 * * *', duration: '1h' }],
+      'spec.disruption.budgets[0].schedule: Invalid value: "61 9 * * *"',
+    ],
+    [
+      'a schedule without a duration (the CRD rule)',
+      [{ machines: 0, schedule: '0 9 * * *' }],
+      'schedule and duration must be set together',
+    ],
+    ['a percentage over 100', [{ machines: '150%' }], 'spec.disruption.budgets[0].machines'],
+  ])('%s', async (_situation, budgets, message) => {
+    const stderr = await kubectlError(kubectlApply([deployment(budgets)]))
+    expect(stderr).toContain(message)
+  })
+
+  it('explain shows what a budget is', async () => {
+    const { stdout } = await kubectl([
+      'explain',
+      'machinedeployments.spec.disruption.budgets',
+      '--api-version=machine-api.dev/v1beta1',
+    ])
+    expect(stdout).toContain('most restrictive')
+    expect(stdout).toContain('schedule')
+  })
+})
+
 describe('valid objects are stored with defaults', () => {
   it('a Machine gets nodeDeletionTimeout', async () => {
     await kubectlApply([machine('good')])
