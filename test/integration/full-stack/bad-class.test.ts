@@ -109,12 +109,13 @@ describe('a MachineClass with a missing AMI under a MachineDeployment and a heal
     expect(failing.message).toMatch(/Machines? failed: InvalidAMI: .*ami-0000000000000dead/)
     expect(failing.message).toContain('fix MachineClass standard')
 
-    // Over the next 10 s: rounds at about 1, 3.5 and 8.5 s after the first failure replace 2
-    // Machines each, 8 Machines in all counting the first 2 (unbounded, ~24 at 2.4 a second); the
-    // next round is not due before about 18.5 s, so the fix below lands inside the backoff. One
-    // round whose status write met a conflict is not recorded and may run once more: at most 10.
-    // (The default pace scaled by 4: rounds at 1, 11, 31 s counted over 40 s.)
-    await new Promise((resolve) => setTimeout(resolve, 10_000))
+    // Over the next 12 s: rounds at about 1, 3.5 and 8.5 s after the first failure replace 2
+    // Machines each, 8 Machines in all counting the first 2 (unbounded, ~29 at 2.4 a second); the
+    // window ends seconds clear of the third round (which a slow round may delay) and of the
+    // fourth, not due before about 18.5 s, so the fix below lands inside the backoff. One round
+    // whose status write met a conflict is not recorded and may run once more: at most 10. (The
+    // default pace scaled by 4 is rounds at 1, 11, 31 s, counted over 40 s.)
+    await new Promise((resolve) => setTimeout(resolve, 12_000))
     const createdInWindow = created.size
     expect(createdInWindow).toBeGreaterThanOrEqual(4)
     expect(createdInWindow).toBeLessThanOrEqual(10)
