@@ -8,7 +8,6 @@
  * so the N replacements are not paced by the surge bound (with the default 25% the last three
  * quarters wait for room: the bound, not the speed, would be measured).
  */
-import { readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { CreateQueueCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs'
 import { machineApiTypes } from '../../src/api/resource-types'
@@ -20,6 +19,7 @@ import { isRunning, machinesOf, waitForRunning } from '../chaos/lib/cloud-fleet'
 import { startChaosEnvironment } from '../chaos/lib/environment'
 import { groupLabel } from '../chaos/lib/machine-ledger'
 import { type WorkerProcess, workerProcess } from '../chaos/lib/worker-process'
+import { noticeBody } from '../harness/ec2-notice-bodies'
 import { waitFor } from '../harness/kube'
 import type { Bench, Measurement } from './lib/bench'
 import { measurement } from './lib/measurement'
@@ -27,12 +27,6 @@ import { percentile, round } from './lib/stats'
 
 const set = 'spot'
 const warningSeconds = 120
-const fixtureInstance = 'i-1234567890abcdef0'
-const warning = readFileSync(
-  new URL('../fixtures/ec2-notices/spot-interruption.json', import.meta.url),
-  'utf8',
-)
-
 type Watched = KubeObject & {
   spec?: { unschedulable?: boolean; providerID?: string }
   status?: { phase?: string; nodeRef?: { name?: string } }
@@ -147,13 +141,9 @@ export const interruptionsBench: Bench = {
 
       // The notices' time (EventBridge gives seconds): the deadline is 120 s after it.
       const at = Math.floor(Date.now() / 1000) * 1000
-      const time = new Date(at).toISOString().replace(/\.\d+Z$/, 'Z')
       const bodies = before.map((m) => {
         const id = parseAwsProviderID(m.spec?.providerID) ?? ''
-        return warning
-          .replaceAll(fixtureInstance, id)
-          .replace(/"time": "[^"]+"/, `"time": "${time}"`)
-          .replace(/"id": "[^"]+"/, `"id": "bench-${id}"`)
+        return noticeBody('spot-interruption', id, new Date(at), `bench-${id}`)
       })
       const batches = Array.from({ length: Math.ceil(n / 10) }, (_, i) =>
         bodies.slice(i * 10, i * 10 + 10),

@@ -8,7 +8,6 @@
  * Machine or instance; every interrupted Machine must have drained its Node (cordoned, every pod
  * out) before its notice's deadline, or it is counted (stuck).
  */
-import { readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import {
   CreateQueueCommand,
@@ -18,6 +17,7 @@ import {
 } from '@aws-sdk/client-sqs'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import { parseAwsProviderID } from '../../../src/providers/aws/provider-id'
+import { noticeBody } from '../../harness/ec2-notice-bodies'
 import { uniqueName, waitFor } from '../../harness/kube'
 import { type RunAudit, startAudit } from '../lib/audit'
 import { type AwsWorld, chaosClassName, chaosRegion, startAwsWorld } from '../lib/aws-world'
@@ -36,14 +36,8 @@ const interruptedShare = 0.3
 const set = 'spot'
 /** The spot warning's notice: the instance goes 2 minutes after the event's time. */
 const warningMs = 120_000
-const fixtureInstance = 'i-1234567890abcdef0'
-const fixture = (name: string) =>
-  readFileSync(new URL(`../../fixtures/ec2-notices/${name}.json`, import.meta.url), 'utf8')
 const body = (name: string, instanceId: string, time: Date) =>
-  fixture(name)
-    .replaceAll(fixtureInstance, instanceId)
-    .replace(/"time": "[^"]+"/, `"time": "${time.toISOString().replace(/\.\d+Z$/, 'Z')}"`)
-    .replace(/"id": "[^"]+"/, `"id": "${name}-${instanceId}"`)
+  noticeBody(name, instanceId, time, `${name}-${instanceId}`)
 
 async function run(options: ScenarioOptions): Promise<ScenarioReport> {
   const size = sizes[options.size]

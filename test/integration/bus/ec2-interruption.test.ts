@@ -7,7 +7,6 @@
  * its instance is terminated); the old Node is cordoned and drained before the notice's deadline;
  * the deployment returns to its replicas.
  */
-import { readFileSync } from 'node:fs'
 import { CreateSubnetCommand, CreateVpcCommand } from '@aws-sdk/client-ec2'
 import { CreateQueueCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs'
 import { CoreV1Api, type V1Node, Watch } from '@kubernetes/client-node'
@@ -22,6 +21,7 @@ import { parseAwsProviderID } from '../../../src/providers/aws/provider-id'
 import { awsProviderSpecSchema } from '../../../src/providers/aws/spec'
 import { createProviderRegistry } from '../../../src/providers/registry'
 import type { MachineObject } from '../../../src/reconcile/machine-set/types'
+import { noticeBody } from '../../harness/ec2-notice-bodies'
 import { uniqueName, waitFor } from '../../harness/kube'
 import { kwokNodeAnnotation } from '../../harness/nodes'
 import { startFullStack } from '../full-stack/fixture'
@@ -31,14 +31,7 @@ import { awsCredentialsSecret, region, useMoto } from '../providers/aws-fixture'
 
 const moto = useMoto()
 const { api, namespace, kube } = useMachineTestApi('interrupt', { aws: awsProviderSpecSchema() })
-const fixtureInstance = 'i-1234567890abcdef0'
-const fixture = (name: string) =>
-  readFileSync(new URL(`../../fixtures/ec2-notices/${name}.json`, import.meta.url), 'utf8')
-/** `name`'s documented body about `instanceId` at `time` (EventBridge times have seconds). */
-const notice = (name: string, instanceId: string, time: Date) =>
-  fixture(name)
-    .replaceAll(fixtureInstance, instanceId)
-    .replace(/"time": "[^"]+"/, `"time": "${time.toISOString().replace(/\.\d+Z$/, 'Z')}"`)
+const notice = (name: string, instanceId: string, time: Date) => noticeBody(name, instanceId, time)
 
 beforeAll(async () => {
   const ns = namespace()

@@ -5,7 +5,7 @@
  * Warning Event, and leave the queue; duplicates and a late or lesser notice change nothing; an
  * unknown instance and malformed bodies are counted, dropped and do not hold up the others.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { EC2Client } from '@aws-sdk/client-ec2'
@@ -31,6 +31,7 @@ import { awsProviderSpecSchema } from '../../../src/providers/aws/spec'
 import { createProviderRegistry } from '../../../src/providers/registry'
 import { machineControllerWith, reconcileMachine } from '../../../src/reconcile/machine/reconcile'
 import { capturingLogger } from '../../harness/capturing-logger'
+import { noticeBody } from '../../harness/ec2-notice-bodies'
 import { uniqueName, waitFor } from '../../harness/kube'
 import { runtimeDepsOf } from '../../harness/runtime-deps'
 import { relayedClient } from '../../harness/tcp-relay'
@@ -46,9 +47,6 @@ import { region, useMoto } from '../providers/aws-fixture'
 
 const moto = useMoto()
 const { api, namespace, kube } = useMachineTestApi('aws', { aws: awsProviderSpecSchema() })
-const fixture = (name: string) =>
-  readFileSync(new URL(`../../fixtures/ec2-notices/${name}.json`, import.meta.url), 'utf8')
-const fixtureInstance = 'i-1234567890abcdef0'
 
 let sqs: SQSClient
 beforeAll(async () => {
@@ -156,12 +154,7 @@ async function queueWithSource(
   return { queueUrl, send, counts, queueEmpty, logs, stop: () => source.stop() }
 }
 
-/** `fixture` about `instanceId`, at `time`. */
-function notice(name: string, instanceId: string, time: Date): string {
-  return fixture(name)
-    .replaceAll(fixtureInstance, instanceId)
-    .replace(/"time": "[^"]+"/, `"time": "${time.toISOString().replace(/\.\d+Z$/, 'Z')}"`)
-}
+const notice = (name: string, instanceId: string, time: Date) => noticeBody(name, instanceId, time)
 
 async function eventsAbout(name: string, reason: string) {
   const page = await kube().list(coreTypes.event, {
