@@ -42,6 +42,11 @@ export interface ReconcileListenerDeps {
   namespace?: string | undefined
   /** Reconciles at once during a sweep tick (default 8). */
   sweepConcurrency?: number
+  /**
+   * Runs after a sweep tick's keys (the status-check pass, which asks the cloud about many
+   * Machines at once). Must not throw: what it could not do waits for the next tick.
+   */
+  afterSweep?: (() => Promise<void>) | undefined
   /** The largest event body accepted, in bytes (default 16 MiB: a Resource event carries an object). */
   bodyBytes?: number
 }
@@ -97,6 +102,7 @@ export function createReconcileListener(deps: ReconcileListenerDeps): RequestLis
       for (const kind of report.failedKinds) {
         failures.push({ key: kind, reason: 'ListFailed', afterMs: 0 })
       }
+      await deps.afterSweep?.()
       return
     }
     // Each key runs as soon as its mapper finds it (a Machine's own key waits for no listing).

@@ -5,6 +5,7 @@
  */
 import { machineApiMappers, watchedTypes } from '../bus/machine-api-mappers'
 import { createDeps, type RuntimeDeps, type RuntimeSettings } from '../deps'
+import type { ProviderRegistry } from '../providers/registry'
 import type { Controller, ReconcileDeps } from '../reconcile/runtime/controller'
 import { createRunner } from '../reconcile/runtime/runner'
 import type { CliCommand } from './command'
@@ -25,6 +26,8 @@ export type StartRuntimeService = (
   controllers: readonly Controller<ReconcileDeps>[],
   /** For what only one service reads (the worker's EC2 notice source); none when not given. */
   env?: NodeJS.ProcessEnv,
+  /** The controllers' providers, for passes beside the reconciles (the status-check pass). */
+  providers?: ProviderRegistry,
 ) => Promise<RuntimeService>
 
 /** The runner over `controllers` and what the transports need to feed it. */
@@ -52,8 +55,8 @@ export function serveRuntime(options: {
   return async (values, io) => {
     const settings = parseRuntimeSettings(values, io.env, { bus: options.bus ?? false })
     const deps = createDeps(options.service)
-    const { controllers } = runtimeControllers(settings, io.env)
-    const service = await options.start(deps, settings, controllers, io.env)
+    const { controllers, providers } = runtimeControllers(settings, io.env)
+    const service = await options.start(deps, settings, controllers, io.env, providers)
     stopOnSignals(async (signal) => {
       deps.log.info({ signal }, 'stopping')
       await service.stop().finally(() => deps.close())

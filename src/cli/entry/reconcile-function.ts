@@ -7,9 +7,32 @@ import { createReconcileListener } from '../../bus/http-listener'
 import { listen } from '../../http-server'
 import { runtimeWiring, type StartRuntimeService } from '../runtime-service'
 
-/** Serves the function; resolves once it listens. */
-export const startReconcileFunction: StartRuntimeService = async (deps, settings, controllers) => {
+/**
+ * Serves the function; resolves once it listens. A sweep tick (PingSource) also runs the
+ * status-check pass when `providers` are given, as the sweep CronJob does in the other overlays.
+ */
+export const startReconcileFunction: StartRuntimeService = async (
+  deps,
+  settings,
+  controllers,
+  _env,
+  providers,
+) => {
   const { runner, ...wiring } = runtimeWiring(deps, controllers)
+  const afterSweep = providers
+    ? async () => {
+        // Loaded on the first tick: most requests are single keys.
+        const { sweepStatusChecks } = await import('../../reconcile/machine/status-check-sweep')
+        await sweepStatusChecks({
+          kube: deps.kube,
+          providers,
+          log: deps.log,
+          fieldManager: deps.fieldManager,
+          now: () => deps.clock.now(),
+          namespace: settings.namespace,
+        })
+      }
+    : undefined
   const listener = createReconcileListener({
     kube: deps.kube,
     runner,
@@ -19,6 +42,7 @@ export const startReconcileFunction: StartRuntimeService = async (deps, settings
     metrics: deps.metrics,
     namespace: settings.namespace,
     sweepConcurrency: settings.concurrency,
+    afterSweep,
   })
   const server = await listen(listener, settings.port)
   deps.log.info({ port: server.port, kinds: runner.kinds() }, 'reconcile function listening')

@@ -22,7 +22,11 @@ import {
 
 const { kc, kube } = useWidgetKube()
 
-function app(controller: Controller = widgetController(), namespace?: string): ServedListener {
+function app(
+  controller: Controller = widgetController(),
+  namespace?: string,
+  afterSweep?: () => Promise<void>,
+): ServedListener {
   const listener = createReconcileListener({
     kube,
     runner: createRunner({ controllers: [controller], deps: testDeps(kube) }),
@@ -32,6 +36,7 @@ function app(controller: Controller = widgetController(), namespace?: string): S
     log: silentLogger(),
     registry: new Registry(),
     namespace,
+    afterSweep,
   })
   return servedListener(listener)
 }
@@ -154,8 +159,15 @@ describe('CloudEvents HTTP function', () => {
       source: '/apis/v1/namespaces/x/pingsources/p',
       data: {},
     })
-    expect((await post(app(widgetController(), namespace), ping, 'structured')).status).toBe(204)
+    // The status-check pass runs after the keys, inside the tick's request.
+    let convergedBeforePass: boolean | undefined
+    const afterSweep = async () => {
+      convergedBeforePass = await converged(kube, namespace, 'c')
+    }
+    const target = app(widgetController(), namespace, afterSweep)
+    expect((await post(target, ping, 'structured')).status).toBe(204)
     for (const name of ['a', 'b', 'c']) expect(await converged(kube, namespace, name)).toBe(true)
+    expect(convergedBeforePass).toBe(true)
   })
 
   it('answers 503 with Retry-After when a reconcile fails, so the broker retries', async () => {
