@@ -91,6 +91,25 @@ export const ANNOTATIONS = {
    */
   expiryAllowance: `${API_GROUP}/expiry-allowance`,
   /**
+   * On a MachineSet of a deployment: the content hash (and generation, and the content as JSON) of
+   * the MachineClass its Machines are built from (src/reconcile/shared/class-content.ts), so a
+   * class change is a new set and its Event can say what changed.
+   */
+  classHash: `${API_GROUP}/class-hash`,
+  classGeneration: `${API_GROUP}/class-generation`,
+  classContent: `${API_GROUP}/class-content`,
+  /**
+   * On a MachineSet of a deployment: JSON `{reason, message}` of why it was rolled out to
+   * (TemplateChanged, ClassChanged, ImageChanged, RolloutAfter).
+   */
+  rolloutReason: `${API_GROUP}/rollout-reason`,
+  /**
+   * On an old MachineSet of a deployment, copied by the set to its Machines: JSON `{reason, message}`
+   * of why its Machines are out of date (the current set's rollout reason); the Machine's UpToDate
+   * condition reports it. Removed when the set is current again (a rollback).
+   */
+  outdated: `${API_GROUP}/outdated`,
+  /**
    * On a MachineSet or MachineDeployment: JSON of the cluster-autoscaler capacity annotations its
    * controller copied from the MachineClass, so it never changes one someone else wrote.
    */

@@ -1,6 +1,6 @@
 /**
- * @module MachineDeployment v1alpha1 <-> v1beta1: rollbackTo, deletePolicy, disruption,
- * interruption, phase, conditions and lastProgressTime are hub-only.
+ * @module MachineDeployment v1alpha1 <-> v1beta1: rollbackTo, rolloutAfter, deletePolicy,
+ * disruption, interruption, phase, conditions and lastProgressTime are hub-only.
  */
 import type { machineDeploymentV1alpha1Schema } from '../v1alpha1/machine-deployment'
 import type { machineDeploymentSchema } from '../v1beta1/machine-deployment'
@@ -60,6 +60,7 @@ export const machineDeploymentConverter: ConverterOf<Types> = {
         rollbackTo: spec.rollbackTo,
         disruption: spec.disruption,
         interruption: spec.interruption,
+        rolloutAfter: spec.rolloutAfter,
         deletePolicy: isRecord(spec.strategy?.rollingUpdate)
           ? spec.strategy.rollingUpdate.deletePolicy
           : undefined,
@@ -76,6 +77,7 @@ export const machineDeploymentConverter: ConverterOf<Types> = {
       rollbackTo: data.rollbackTo as Types['hubSpec']['rollbackTo'],
       disruption: data.disruption as Types['hubSpec']['disruption'],
       interruption: data.interruption as Types['hubSpec']['interruption'],
+      rolloutAfter: typeof data.rolloutAfter === 'string' ? data.rolloutAfter : undefined,
     }),
   statusDown: (status) => ({
     value: compact({

@@ -75,6 +75,10 @@ export const machineDeploymentSpecSchema = lazySchema(() =>
         .max(86_400 * 7)
         .default(600)
         .describe('Seconds a rollout may make no progress before it is reported as stalled.'),
+      rolloutAfter: timestampSchema(
+        'Replace the Machines created before this time once it passes: one rollout, as if the ' +
+          'template had changed (within the strategy). Unset: no timed rollout.',
+      ).optional(),
       rollbackTo: z
         .object({
           revision: z

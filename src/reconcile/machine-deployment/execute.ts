@@ -10,7 +10,7 @@ import type { KubeObject } from '../../kube/resource'
 import type { ReconcileDeps } from '../runtime/controller'
 import { recordEvent } from '../shared/events'
 import { type MachineDeploymentObject, revisionOf } from './machine-sets'
-import type { DeploymentAction } from './plan'
+import type { DeploymentAction, RolloutNotice } from './plan'
 
 interface Note {
   type: 'Normal' | 'Warning'
@@ -30,6 +30,9 @@ export async function executeDeploymentActions(
     try {
       const note = await run(deps, md, action)
       if (note) notes.push(note)
+      if (note && action.type === 'create-set' && action.rollout) {
+        notes.push(rolloutNote(action.set, action.rollout))
+      }
     } catch (error) {
       errors.push(error)
       notes.push({
@@ -142,4 +145,17 @@ function describePatch(patch: Record<string, unknown>): string {
     ...Object.keys(meta.annotations ?? {}).map((k) => `annotation ${k}`),
   ]
   return parts.join(', ')
+}
+
+/**
+ * The Event of a rollout's start, reason first (ClassChanged, TemplateChanged, ImageChanged,
+ * RolloutAfter): e.g. "Rolling 5 Machines to MachineSet demo-x: MachineClass demo changed
+ * (instanceType t3.micro -> m5.xlarge)".
+ */
+function rolloutNote(set: { metadata: { name: string } }, rollout: RolloutNotice): Note {
+  const machines = `${rollout.outdated} Machine${rollout.outdated === 1 ? '' : 's'}`
+  const message = rollout.onDelete
+    ? `${machines} out of date (OnDelete: each is replaced by MachineSet ${set.metadata.name} once deleted): ${rollout.message}`
+    : `Rolling ${machines} to MachineSet ${set.metadata.name}: ${rollout.message}`
+  return { type: 'Normal', reason: rollout.reason, message }
 }

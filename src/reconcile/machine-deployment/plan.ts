@@ -7,7 +7,7 @@
  */
 
 import { isDeepStrictEqual } from 'node:util'
-import { ANNOTATIONS, LABELS } from '../../api/group'
+import { ANNOTATIONS } from '../../api/group'
 import { resolveIntOrPercent } from '../../api/shared/int-or-string'
 import { formatExpiryAllowance } from '../disruption/allowance'
 import { isDeleting, type MachineSetObject } from '../machine-set/types'
@@ -22,25 +22,42 @@ import {
 } from './machine-sets'
 import { mergePatchFor } from './merge-diff'
 import { planRollingUpdate, type RollingUpdateInput } from './rolling-update'
+import { classFactsPatch, newSetAnnotations, outdatedMark, rolloutCauseOf } from './rollout-facts'
+import { type ObservedClass, type RolloutCause, rolloutTarget } from './rollout-target'
 import { planOnDelete, type ScaleDecision, type SetView, scaleWithoutRollout } from './scaling'
-import { templateHash } from './template-hash'
 
 /** What the planner sees. */
 export interface DeploymentObservation {
   deployment: MachineDeploymentObject
   /** The MachineSets the deployment controls. */
   sets: MachineSetObject[]
-  /** The time of the pass: disruption budget windows are evaluated at it (unset: no budgets). */
+  /**
+   * The template's MachineClass: the object, null when it names one that could not be read,
+   * undefined when not observed (rollout-target.ts says what each means for the hash).
+   */
+  machineClass?: ObservedClass
+  /**
+   * The time of the pass: disruption budget windows are evaluated at it (unset: no budgets), and
+   * spec.rolloutAfter is compared with it.
+   */
   now?: Date | undefined
 }
 
 /** One thing to do; the executor switches on `type`. */
 export type DeploymentAction =
   | { type: 'rollback'; revision: number; patch: Record<string, unknown> | undefined }
-  | { type: 'create-set'; set: MachineSetObject }
+  | { type: 'create-set'; set: MachineSetObject; rollout?: RolloutNotice | undefined }
   | { type: 'scale-set'; set: MachineSetObject; to: number }
   | { type: 'patch-set'; set: MachineSetObject; patch: Record<string, unknown> }
   | { type: 'delete-set'; set: MachineSetObject }
+
+/** What a new set's creation tells: why, and how many Machines it makes out of date. */
+export interface RolloutNotice extends RolloutCause {
+  /** Machines of older sets (existing ones, being deleted included). */
+  outdated: number
+  /** OnDelete: they are only marked, and replaced as users delete them. */
+  onDelete: boolean
+}
 
 /** The plan of one pass. */
 export interface DeploymentPlan {
@@ -51,6 +68,18 @@ export interface DeploymentPlan {
   progressed: boolean
   /** The disruption budgets' allowances, and whether they held the rollout back this pass. */
   disruption?: DeploymentDisruption & { rolloutHeld: boolean }
+  /**
+   * Why the deployment rolls to its current set (recorded on it, or this pass's reason for a new
+   * one); undefined for a first set or one from before reasons were recorded.
+   */
+  cause?: RolloutCause | undefined
+  /** When to look again: spec.rolloutAfter is still to come. */
+  requeueAfterMs?: number | undefined
+  /**
+   * The pass would make a new set for a template that names a MachineClass that was not observed:
+   * read the class and plan again (the set records what it is built from).
+   */
+  classNeeded?: boolean
 }
 
 /** The set as the replica planners see it. */
@@ -81,10 +110,8 @@ export function planMachineDeployment(obs: DeploymentObservation): DeploymentPla
   const sets = obs.sets
     .filter((s) => !isDeleting(s))
     .sort((a, b) => revisionOf(a) - revisionOf(b) || a.metadata.name.localeCompare(b.metadata.name))
-  const hash = templateHash(md.spec.template)
-  const existing = sets
-    .filter((s) => s.metadata.labels?.[LABELS.templateHash] === hash)
-    .sort((a, b) => (b.spec.replicas ?? 0) - (a.spec.replicas ?? 0))[0]
+  const target = rolloutTarget(md, sets, { machineClass: obs.machineClass, now: obs.now })
+  const { hash, existing } = target
   if (md.spec.rollbackTo) return { ...none, actions: [planRollback(md, sets, existing)] }
 
   const replicas = md.spec.replicas ?? 0
@@ -98,6 +125,10 @@ export function planMachineDeployment(obs: DeploymentObservation): DeploymentPla
   const maxRevision = Math.max(0, ...sets.map(revisionOf))
   const actions: DeploymentAction[] = []
   const current = existing ?? desiredMachineSet(md, hash, maxRevision + 1, 0)
+  if (!existing) {
+    const annotations = newSetAnnotations(obs.machineClass, target.cause)
+    current.metadata.annotations = { ...current.metadata.annotations, ...annotations }
+  }
   const olds = sets.filter((s) => s !== current)
   const onDelete = md.spec.strategy?.type === 'OnDelete'
   const bounds = rolloutBounds(md, replicas)
@@ -117,6 +148,8 @@ export function planMachineDeployment(obs: DeploymentObservation): DeploymentPla
       // A rollback makes an old template current again: it gets the newest revision.
       revision: set === current && revisionOf(set) < maxRevision ? maxRevision + 1 : undefined,
       expiryAllowance: expiryAllowance(set),
+      classFacts: set === current ? classFactsPatch(set, obs.machineClass) : undefined,
+      outdated: set === current ? null : outdatedMark(current, target.cause),
     })
     if (patch) actions.push({ type: 'patch-set', set, patch })
   }
@@ -142,7 +175,9 @@ export function planMachineDeployment(obs: DeploymentObservation): DeploymentPla
       }
     }
     current.spec.replicas = decision[current.metadata.name] ?? 0
-    actions.push({ type: 'create-set', set: current })
+    const outdated = olds.reduce((n, s) => n + (s.status?.replicas ?? 0), 0)
+    const rollout = target.cause && { ...target.cause, outdated, onDelete }
+    actions.push({ type: 'create-set', set: current, rollout })
   }
   const plan = finish(existing ? sets : olds, decision, actions, current)
   plan.actions.push(...trimHistory(md, olds, decision))
@@ -150,6 +185,11 @@ export function planMachineDeployment(obs: DeploymentObservation): DeploymentPla
     ...plan,
     progressed: plan.progressed || !existing,
     ...(disruption ? { disruption: { ...disruption, rolloutHeld } } : {}),
+    cause: target.cause ?? rolloutCauseOf(existing),
+    ...(target.wakeAfterMs === undefined ? {} : { requeueAfterMs: target.wakeAfterMs }),
+    ...(!existing && obs.machineClass === undefined && md.spec.template.spec.classRef
+      ? { classNeeded: true }
+      : {}),
   }
 }
 
@@ -182,14 +222,21 @@ function setPatch(
     revision: number | undefined
     /** The expiry allowance annotation value the set should carry (unset: leave it). */
     expiryAllowance?: string | undefined
+    /** Class annotations the current set lacks (a set of an earlier version, or a new generation). */
+    classFacts: Record<string, string> | undefined
+    /** The set's outdated mark (null: none, it is current). */
+    outdated: string | null
   },
 ): Record<string, unknown> | undefined {
   const disable = options.onDelete && !options.current ? 'true' : undefined
   const have = set.metadata.annotations?.[ANNOTATIONS.disableMachineCreate]
   const keys = autoscalerKeyPatch(md, set, options.revision ?? revisionOf(set))
-  const annotations: Record<string, string | null> = { ...keys.annotations }
+  const annotations: Record<string, string | null> = { ...keys.annotations, ...options.classFacts }
   if (have !== disable) annotations[ANNOTATIONS.disableMachineCreate] = disable ?? null
   if (options.revision !== undefined) annotations[ANNOTATIONS.revision] = String(options.revision)
+  if ((set.metadata.annotations?.[ANNOTATIONS.outdated] ?? null) !== options.outdated) {
+    annotations[ANNOTATIONS.outdated] = options.outdated
+  }
   const allowance = options.expiryAllowance
   if (
     allowance !== undefined &&

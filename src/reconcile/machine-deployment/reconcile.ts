@@ -6,6 +6,7 @@
  */
 import { machineApiTypes } from '../../api/resource-types'
 import { selectorToString } from '../../api/shared/label-selector'
+import type { MachineClass } from '../../api/v1beta1/machine-class'
 import type { ObjectKey } from '../../kube/object-key'
 import { listPages } from '../../kube/paged-list'
 import type { HeldObject } from '../../kube/read-once'
@@ -16,12 +17,13 @@ import { isStalled } from '../runtime/stalled'
 import { writeStatus } from '../runtime/status-write'
 import { syncClassCapacity } from '../shared/class-capacity-sync'
 import { recordEvent } from '../shared/events'
-import { handedClass, templateRelatedClass } from '../shared/node-group-class'
+import { handedClass, templateClassName, templateRelatedClass } from '../shared/node-group-class'
 import { statusUnchanged } from '../shared/status-unchanged'
 import { executeDeploymentActions } from './execute'
 import { heldEvents } from './held-events'
 import type { MachineDeploymentObject } from './machine-sets'
 import { planMachineDeployment } from './plan'
+import { classCopyIsStale } from './rollout-target'
 import { computeDeploymentStatus } from './status'
 
 /** The MachineSets `md` controls (by its selector, then by controller reference). */
@@ -52,27 +54,38 @@ export async function reconcileMachineDeployment(
   const md = await deps.kube.get<MachineDeploymentObject & { [k: string]: unknown }>(type, ref)
   if (!md || isStalled(md)) return {}
   const sets = await listDeploymentSets(deps, md)
-  const plan = planMachineDeployment({ deployment: md, sets, now: deps.clock.now() })
+  const mdObject = md as KubeObject & typeof md
+  const now = deps.clock.now()
+  // The class as handed (its change, the sweep) unless older than a set's; read only when a new
+  // set is to be made from it.
+  const handed = handedClass(mdObject, related)
+  let machineClass = handed && !classCopyIsStale(sets, handed) ? handed : undefined
+  let plan = planMachineDeployment({ deployment: md, sets, machineClass, now })
+  if (plan.classNeeded) {
+    const className = templateClassName(mdObject) ?? ''
+    const ref = { namespace: key.namespace, name: className }
+    machineClass = await deps.kube.get<MachineClass & KubeObject>(machineApiTypes.machineClass, ref)
+    plan = planMachineDeployment({ deployment: md, sets, machineClass: machineClass ?? null, now })
+  }
   const errors = await executeDeploymentActions(deps, md, plan.actions)
   if (plan.actions.some((a) => a.type === 'rollback')) {
     if (errors[0]) throw errors[0]
     return { requeueAfterMs: 0 }
   }
-  const now = deps.clock.now()
   const { status, requeueAfterMs: deadline } = computeDeploymentStatus(md, sets, plan, now)
   for (const note of heldEvents(md, status)) await recordEvent(deps, md as KubeObject, note)
   // A budget window opening or closing changes what may be replaced: look again then.
   const windowMs = plan.disruption?.changesAt && plan.disruption.changesAt.getTime() - now.getTime()
-  const timers = [deadline, windowMs].filter((t): t is number => t !== undefined)
+  // And spec.rolloutAfter still to come.
+  const timers = [deadline, windowMs, plan.requeueAfterMs].filter(
+    (t): t is number => t !== undefined,
+  )
   const requeueAfterMs = timers.length > 0 ? Math.max(0, Math.min(...timers)) : undefined
   if (!statusUnchanged(md.status, status)) {
     await writeStatus(deps.kube, type, { observed: md, status })
   }
   // After the status write, whose resourceVersion precondition this patch would otherwise break.
-  if (!isDeleting(md)) {
-    const mdObject = md as KubeObject & typeof md
-    await syncClassCapacity(deps.kube, type, mdObject, handedClass(mdObject, related))
-  }
+  if (!isDeleting(md)) await syncClassCapacity(deps.kube, type, mdObject, handed ?? machineClass)
   if (errors[0]) throw errors[0]
   return requeueAfterMs === undefined ? {} : { requeueAfterMs }
 }

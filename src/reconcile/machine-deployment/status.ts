@@ -25,6 +25,7 @@ import { CAPI_PAUSED_ANNOTATION, isPaused } from './autoscaler-keys'
 import type { MachineDeploymentObject } from './machine-sets'
 import type { DeploymentPlan } from './plan'
 import { rolloutBounds } from './plan'
+import { rolloutCauseOf } from './rollout-facts'
 
 type Status = NonNullable<MachineDeploymentObject['status']>
 
@@ -99,11 +100,13 @@ export function computeDeploymentStatus(
       `MachineSet ${name} has not progressed for ${md.spec.progressDeadlineSeconds}s: ${summary}`,
     )
   } else {
+    const cause = rolloutCauseOf(current)
+    const why = cause ? ` (${cause.reason}: ${cause.message})` : ''
     progressing = cond(
       'Progressing',
       'True',
       'MachineSetUpdated',
-      `Rolling out MachineSet ${name}: ${summary}`,
+      `Rolling out MachineSet ${name}${why}: ${summary}`,
     )
     requeueAfterMs = deadline - now.getTime()
   }

@@ -9,22 +9,38 @@ import type { MachineSetObject } from '../../../../src/reconcile/machine-set/typ
 import { deployment, setFor } from './builders'
 
 const cls = (s: MachineSetObject) => s.spec.template.spec.classRef?.name
+/** The patch without the outdated mark old sets get (class-rollout.test.ts covers it). */
+function withoutMark(patch: Record<string, unknown>): Record<string, unknown> | undefined {
+  const meta = patch.metadata as { annotations?: Record<string, unknown> } | undefined
+  if (!meta?.annotations || !(ANNOTATIONS.outdated in meta.annotations)) return patch
+  const { [ANNOTATIONS.outdated]: _mark, ...annotations } = meta.annotations
+  const metadata = { ...meta, annotations }
+  if (Object.keys(annotations).length === 0)
+    delete (metadata as { annotations?: unknown }).annotations
+  const out = { ...patch, metadata }
+  if (Object.keys(metadata).length === 0) delete (out as { metadata?: unknown }).metadata
+  return Object.keys(out).length > 0 ? out : undefined
+}
+
 const summary = (actions: DeploymentAction[]) =>
-  actions.map((a) => {
-    switch (a.type) {
-      case 'create-set':
-        return `create ${cls(a.set)}@${a.set.metadata.annotations?.[ANNOTATIONS.revision]}=${a.set.spec.replicas}`
-      case 'scale-set':
-        return `scale ${cls(a.set)}=${a.to}`
-      case 'delete-set':
-        return `delete ${cls(a.set)}`
-      case 'patch-set':
-        return `patch ${cls(a.set)} ${JSON.stringify(a.patch)}`
-      case 'rollback':
-        return `rollback ${a.revision} ${JSON.stringify(a.patch)}`
-    }
-    return ''
-  })
+  actions
+    .map((a) => (a.type === 'patch-set' ? { ...a, patch: withoutMark(a.patch) } : a))
+    .filter((a) => a.type !== 'patch-set' || a.patch !== undefined)
+    .map((a) => {
+      switch (a.type) {
+        case 'create-set':
+          return `create ${cls(a.set)}@${a.set.metadata.annotations?.[ANNOTATIONS.revision]}=${a.set.spec.replicas}`
+        case 'scale-set':
+          return `scale ${cls(a.set)}=${a.to}`
+        case 'delete-set':
+          return `delete ${cls(a.set)}`
+        case 'patch-set':
+          return `patch ${cls(a.set)} ${JSON.stringify(a.patch)}`
+        case 'rollback':
+          return `rollback ${a.revision} ${JSON.stringify(a.patch)}`
+      }
+      return ''
+    })
 
 describe('planMachineDeployment', () => {
   it.each<[string, ReturnType<typeof deployment>, MachineSetObject[], string[]]>([

@@ -1,0 +1,67 @@
+/**
+ * @module What a MachineClass's Machines are built from, as a content hash: the provider, its
+ * spec and the user data Secret named (not the credentials Secret: rotating credentials changes
+ * no machine; nor the offering memory's TTL). A Machine records the hash it was built from, a
+ * MachineDeployment puts it in its rollout hash, and the MachineClass controller publishes it in
+ * `status.contentHash`, so all three compare the same thing. Pure.
+ */
+import { shortHash, stableJson } from './content-hash'
+import { describeDifferences } from './json-diff'
+
+/** The parts of a MachineClass that Machines are built from. */
+export interface ClassContent {
+  provider: unknown
+  providerSpec: unknown
+  userDataSecretRef?: unknown
+}
+
+/** A MachineClass as read (loosely typed: only the fields the content is made of). */
+export interface ClassLike {
+  metadata?: { name?: string | undefined; generation?: number | undefined } | undefined
+  spec?: { provider?: unknown; providerSpec?: unknown; userDataSecretRef?: unknown } | undefined
+}
+
+/** The content of `machineClass`. */
+export function classContent(machineClass: ClassLike): ClassContent {
+  const spec = machineClass.spec ?? {}
+  return {
+    provider: spec.provider,
+    providerSpec: spec.providerSpec,
+    ...(spec.userDataSecretRef === undefined ? {} : { userDataSecretRef: spec.userDataSecretRef }),
+  }
+}
+
+/** The content hash of `machineClass` (10 label-safe characters). */
+export function classContentHash(machineClass: ClassLike): string {
+  return shortHash(classContent(machineClass))
+}
+
+/** The content as stored in an annotation (stable JSON), to describe a later change. */
+export function classContentJson(machineClass: ClassLike): string {
+  return stableJson(classContent(machineClass))
+}
+
+/**
+ * What changed between the stored content `beforeJson` (classContentJson) and `machineClass`, for
+ * an Event: e.g. `instanceType t3.micro -> m5.xlarge` (provider spec fields are named without
+ * their `providerSpec.` prefix); at most 3 changes, then how many more.
+ */
+export function describeClassChange(
+  beforeJson: string | undefined,
+  machineClass: ClassLike,
+): string {
+  if (!beforeJson) return 'content changed'
+  let before: Record<string, unknown>
+  try {
+    before = JSON.parse(beforeJson) as Record<string, unknown>
+  } catch {
+    return 'content changed'
+  }
+  const after = classContent(machineClass) as unknown as Record<string, unknown>
+  const spec = describeDifferences(before.providerSpec, after.providerSpec)
+  const rest = describeDifferences(
+    { provider: before.provider, userDataSecretRef: before.userDataSecretRef },
+    { provider: after.provider, userDataSecretRef: after.userDataSecretRef },
+  )
+  return [spec, rest].filter((d) => d !== '').join(', ') || 'content changed'
+}
