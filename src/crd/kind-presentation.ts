@@ -67,6 +67,13 @@ export const PRINTER_COLUMNS: Record<Kind, PrinterColumn[]> = {
       jsonPath: '.spec.providerID',
       description: 'The provider ID.',
     },
+    {
+      name: 'UpToDate',
+      type: 'string',
+      jsonPath: '.status.conditions[?(@.type=="UpToDate")].status',
+      description:
+        'False when its MachineClass or template changed since it was built (UpToDate condition).',
+    },
     age,
   ],
   MachineSet: [...replicaColumns, age],

@@ -99,6 +99,7 @@ export const machineConverter: SpokeConverter<HubSpec, HubStatus, SpokeSpec, Spo
       observedGeneration: status.observedGeneration,
       deletion: status.deletion,
       failureClassGeneration: status.failureClassGeneration,
+      builtFrom: status.builtFrom,
     },
   }),
   statusUp: (status, data) =>
@@ -115,5 +116,6 @@ export const machineConverter: SpokeConverter<HubSpec, HubStatus, SpokeSpec, Spo
       observedGeneration: data.observedGeneration as number | undefined,
       deletion: data.deletion as HubStatus['deletion'],
       failureClassGeneration: data.failureClassGeneration as number | undefined,
+      builtFrom: data.builtFrom as HubStatus['builtFrom'],
     }),
 }

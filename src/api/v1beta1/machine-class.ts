@@ -61,6 +61,16 @@ export const unavailableOfferingSchema = lazySchema(() =>
 export const machineClassStatusSchema = lazySchema(() =>
   hubStatusSchema('MachineClass', {
     observedGeneration: observedGenerationSchema(),
+    contentHash: z
+      .string()
+      .max(63)
+      .optional()
+      .describe(
+        'A hash of what Machines of this class are built from (provider, providerSpec, ' +
+          'userDataSecretRef). A Machine records the hash it was built from (status.builtFrom); ' +
+          'when they differ its UpToDate condition is False (ClassChanged) and a MachineDeployment ' +
+          'using this class rolls its Machines.',
+      ),
     capacity: z
       .record(
         z.string().min(1).max(316),

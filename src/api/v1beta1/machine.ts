@@ -201,6 +201,30 @@ export const machineStatusSchema = lazySchema(() =>
       ),
     observedGeneration: observedGenerationSchema(),
     lastUpdated: timestampSchema('When the phase last changed.').optional(),
+    builtFrom: z
+      .object({
+        templateHash: z
+          .string()
+          .max(63)
+          .optional()
+          .describe("The MachineSet template's hash (label machine-api.dev/template-hash)."),
+        classHash: z
+          .string()
+          .max(63)
+          .optional()
+          .describe("The content hash of its MachineClass (the class's status.contentHash)."),
+        classGeneration: z.int().min(0).optional().describe('The generation of its MachineClass.'),
+        imageId: z
+          .string()
+          .max(256)
+          .optional()
+          .describe('The machine image (AMI) its instance was launched from.'),
+      })
+      .optional()
+      .describe(
+        'What the instance was built from, recorded when it was created; the UpToDate condition ' +
+          'compares it with what its MachineClass says now.',
+      ),
     deletion: z
       .object({
         nodeDrainStartTime: timestampSchema('When draining the Node started.').optional(),

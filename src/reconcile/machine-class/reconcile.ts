@@ -3,7 +3,8 @@
  * (aws: DescribeInstanceTypes for the instance type; kwok: its allocatable) and writes it to the
  * class's `status.capacity` and `status.nodeInfo`, last and conditional on the resourceVersion
  * read; and drops the entries of `status.unavailableOfferings` (written by Machine launches) as
- * they expire. A controller rather than admission defaulting, because the answer needs the provider's
+ * they expire; and publishes the class's content hash (shared/class-content.ts), what its Machines
+ * record as built from. A controller rather than admission defaulting, because the answer needs the provider's
  * API and credentials (a webhook must answer fast and holds no cloud credentials) and because the
  * result is observed state, which belongs in status.
  */
@@ -16,6 +17,7 @@ import type { ProviderRegistry } from '../../providers/registry'
 import { namespacedSecretReader } from '../../providers/secret-reader'
 import type { Controller, ReconcileDeps, ReconcileResult } from '../runtime/controller'
 import { writeStatus } from '../runtime/status-write'
+import { classContentHash } from '../shared/class-content'
 import { hostableZones } from '../shared/hostable-zones'
 import { statusUnchanged } from '../shared/status-unchanged'
 import { unexpired, untilNextExpiry } from '../shared/unavailable-offerings'
@@ -101,6 +103,7 @@ export async function reconcileMachineClass(
   const status: NonNullable<MachineClass['status']> = {
     ...(capacity ? capacityStatus(machineClass, capacity, now) : {}),
     ...offerings,
+    contentHash: classContentHash(machineClass),
   }
   // capacityStatus answers the whole status; otherwise the patch goes over the stored one.
   const whole = capacity ? status : { ...machineClass.status, ...status }

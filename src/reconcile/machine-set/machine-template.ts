@@ -5,7 +5,7 @@
  * the drain / volume-detach / Node-deletion timeouts and expireAfter.
  */
 import { isDeepStrictEqual } from 'node:util'
-import { HUB_API_VERSION } from '../../api/group'
+import { ANNOTATIONS, HUB_API_VERSION } from '../../api/group'
 import { controllerReference, type MachineObject, type MachineSetObject } from './types'
 
 /** Machine spec fields that are propagated to existing Machines instead of replacing them. */
@@ -61,7 +61,8 @@ export function inPlacePatch(
   const labels = changed(meta.labels, machine.metadata.labels)
   const annotations = changed(meta.annotations, machine.metadata.annotations)
   if (labels) metadata.labels = labels
-  if (annotations) metadata.annotations = annotations
+  const mark = outdatedMarkPatch(set, machine)
+  if (annotations || mark) metadata.annotations = { ...annotations, ...mark }
   const spec: Record<string, unknown> = {}
   const want = set.spec.template.spec as Record<string, unknown>
   const have = (machine.spec ?? {}) as Record<string, unknown>
@@ -72,6 +73,20 @@ export function inPlacePatch(
   if (Object.keys(metadata).length > 0) patch.metadata = metadata
   if (Object.keys(spec).length > 0) patch.spec = spec
   return Object.keys(patch).length > 0 ? patch : undefined
+}
+
+/**
+ * The set's outdated mark (its deployment rolled on: machine-api.dev/outdated) copied to the
+ * Machine, or removed once the set is current again; undefined when the Machine has it right.
+ */
+function outdatedMarkPatch(
+  set: MachineSetObject,
+  machine: MachineObject,
+): Record<string, string | null> | undefined {
+  const want = set.metadata.annotations?.[ANNOTATIONS.outdated]
+  const have = machine.metadata.annotations?.[ANNOTATIONS.outdated]
+  if (want === have) return undefined
+  return { [ANNOTATIONS.outdated]: want ?? null }
 }
 
 function changed(

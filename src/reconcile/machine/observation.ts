@@ -6,6 +6,7 @@
 
 import type { V1Node } from '@kubernetes/client-node'
 import type { Machine } from '../../api/v1beta1/machine'
+import type { MachineClass } from '../../api/v1beta1/machine-class'
 import type { DrainRecord } from '../../drain/drain-record'
 import type { ProviderResult } from '../../providers/actuator'
 import type { ProviderFailure } from '../runtime/classify'
@@ -103,6 +104,11 @@ export interface MachineObservation {
   machine: Machine
   /** The generation of the Machine's MachineClass as this run read it (none: no class read). */
   classGeneration?: number | undefined
+  /**
+   * The MachineClass this run read (or was handed), when it asked the provider: what UpToDate
+   * compares the Machine's status.builtFrom with. Absent on runs that read no class.
+   */
+  machineClass?: MachineClass | undefined
   /** Why no provider can act on the Machine (class missing, provider not deployed). */
   providerProblem?: Problem | undefined
   instance: InstanceObservation

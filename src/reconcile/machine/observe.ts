@@ -48,7 +48,7 @@ export async function observeMachine(
       provider: undefined,
     }
   }
-  const { resolved, classGeneration } = await resolveMachineProvider(deps, machine)
+  const { resolved, classGeneration, machineClass } = await resolveMachineProvider(deps, machine)
   const provider = 'call' in resolved ? resolved : undefined
   const deleting = Boolean((machine as KubeObject).metadata?.deletionTimestamp)
   const failed = !deleting && failureStands(machine, classGeneration)
@@ -62,6 +62,7 @@ export async function observeMachine(
     observation: {
       machine,
       ...(classGeneration !== undefined ? { classGeneration } : {}),
+      ...(machineClass ? { machineClass } : {}),
       ...(provider ? {} : { providerProblem: resolved as Problem }),
       instance,
       node,
@@ -73,11 +74,15 @@ export async function observeMachine(
   }
 }
 
-/** The Machine's provider (or why there is none) and the generation of the class it read. */
+/** The Machine's provider (or why there is none) and the class it read (and its generation). */
 async function resolveMachineProvider(
   deps: MachineDeps,
   machine: Machine,
-): Promise<{ resolved: MachineProvider | Problem; classGeneration?: number | undefined }> {
+): Promise<{
+  resolved: MachineProvider | Problem
+  classGeneration?: number | undefined
+  machineClass?: MachineClass | undefined
+}> {
   const classRef = machine.spec.classRef
   const machineClass = classRef
     ? await deps.kube.get<MachineClass>(machineApiTypes.machineClass, {
@@ -88,15 +93,15 @@ async function resolveMachineProvider(
   const classGeneration = machineClass?.metadata.generation
   const resolution = resolveProvider(machine, machineClass)
   if (!resolution.ok)
-    return { resolved: { reason: resolution.reason, message: resolution.message } }
+    return { resolved: { reason: resolution.reason, message: resolution.message }, machineClass }
   const provider = deps.providers.get(resolution.provider)
   if (!provider) {
     const have = deps.providers.names().join(', ') || 'none'
     const message = `provider "${resolution.provider}" is not available in this deployment (have: ${have})`
-    return { resolved: { reason: 'UnknownProvider', message }, classGeneration }
+    return { resolved: { reason: 'UnknownProvider', message }, classGeneration, machineClass }
   }
   const resolved = machineProvider(deps, machine, provider.actuator, resolution, machineClass)
-  return { resolved, classGeneration }
+  return { resolved, classGeneration, machineClass }
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
  * @module The one place that computes a Machine's status from what a reconcile observed (and the
  * outcomes folded into it): phase, nodeRef, addresses, versions, failure fields and every
- * condition this controller owns, Drained, VolumesDetached, InstanceHealthy and StatusChecksPassed
- * included. Pure.
+ * condition this controller owns, Drained, VolumesDetached, InstanceHealthy, StatusChecksPassed and
+ * UpToDate included. Pure.
  *
  * Ready precedence: Deleting, then a permanent failure, then infrastructure, then the Node link,
  * then the Node's health: the first problem is the one a human must act on.
@@ -15,6 +15,7 @@ import type { MachinePlan } from './actions'
 import { currentInstanceNotice, instanceNoticeCondition } from './instance-notice'
 import type { DrainSkipReason, MachineObservation } from './observation'
 import { statusChecksCondition } from './status-checks'
+import { builtFromOf, upToDateCondition } from './up-to-date'
 
 type Phase = NonNullable<MachineStatus['phase']>
 
@@ -221,11 +222,13 @@ export function computeMachineStatus(
   const owned: ConditionInput[] = [...parts]
   if (plan.deleting) owned.push({ type: 'Deleting', status: 'True', ...plan.deleting })
   owned.push(readyCondition(plan, parts))
+  const builtFrom = builtFromOf(obs)
   const more = [
     drainedCondition(obs),
     volumesDetachedCondition(obs),
     instanceHealthyCondition(obs),
     statusChecksCondition(obs.machine),
+    upToDateCondition(obs, builtFrom),
   ]
   for (const stage of more) {
     if (stage) owned.push(stage)
@@ -263,5 +266,6 @@ export function computeMachineStatus(
     conditions,
     observedGeneration: machine.metadata.generation ?? null,
     ...(Object.keys(deletion).length > 0 ? { deletion } : {}),
+    ...(builtFrom ? { builtFrom } : {}),
   }
 }
