@@ -32,7 +32,11 @@ type Watched = KubeObject & {
   status?: { phase?: string; nodeRef?: { name?: string } }
 }
 
-/** Calls `on` for every event of `type` until `signal` aborts (the stream restarts on a break). */
+/**
+ * Calls `on` for every event of `type` until `signal` aborts. A stream that ends is resumed from
+ * the last resourceVersion it delivered, so no change falls between two streams (a Node cordoned
+ * and deleted in such a gap would never be seen cordoned).
+ */
 function watchAll(
   kube: KubeClient,
   type: ResourceType,
@@ -41,9 +45,13 @@ function watchAll(
   signal: AbortSignal,
 ): Promise<void> {
   return (async () => {
+    let resourceVersion: string | undefined
     while (!signal.aborted) {
+      const options = { namespace, resourceVersion, timeoutSeconds: 60, signal }
       await kube
-        .watch(type, { namespace, timeoutSeconds: 60, signal }, (e: WatchEvent) => {
+        .watch(type, options, (e: WatchEvent) => {
+          if (e.type === 'ERROR') resourceVersion = undefined
+          else resourceVersion = e.object.metadata?.resourceVersion ?? resourceVersion
           if (e.type !== 'BOOKMARK' && e.type !== 'ERROR') on(e.object as Watched)
         })
         .catch(() => new Promise((resolve) => setTimeout(resolve, 200)))
@@ -158,10 +166,16 @@ export const interruptionsBench: Bench = {
           ),
         ),
       )
+      // Until every replacement runs and every old Machine is gone (a cordon not seen by then is
+      // reported as missed, not waited for).
       await waitFor(
-        `${n} replacements Running`,
-        () => runningAt.size >= n && cordonedAt.size >= n,
-        { timeoutMs: 900_000, intervalMs: 500 },
+        `${n} replacements Running, the old Machines gone`,
+        async () => {
+          if (runningAt.size < n) return false
+          const now = await machinesOf(kube, namespace, set)
+          return now.every((m) => !old.has(m.metadata?.uid)) || cordonedAt.size >= n
+        },
+        { timeoutMs: 900_000, intervalMs: 1000 },
       ).catch(() => undefined)
       const cordon = [...cordonedAt.values()].map((t) => (t - at) / 1000)
       const running = [...runningAt.values()].map((t) => (t - at) / 1000)

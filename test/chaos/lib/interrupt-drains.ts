@@ -16,15 +16,21 @@ type Watched = KubeObject & {
 }
 
 export interface DrainRecorder {
-  /** Per interrupted instance: its deadline (ms) against the drain the Machine recorded. */
-  verdicts(deadlines: ReadonlyMap<string, number>): Array<{
-    instanceId: string
-    machine?: string
-    drained?: string
-    drainedAt?: string
-    cordoned: boolean
-    inTime: boolean
-  }>
+  /**
+   * Per interrupted instance: its deadline (ms) against the drain the Machine recorded, from its
+   * Drained condition or, when no status write showed one (a pass that drains, terminates and
+   * removes the finalizer writes no status), its NodeDrained Event.
+   */
+  verdicts(deadlines: ReadonlyMap<string, number>): Promise<
+    Array<{
+      instanceId: string
+      machine?: string
+      drained?: string
+      drainedAt?: string
+      cordoned: boolean
+      inTime: boolean
+    }>
+  >
   stop(): Promise<void>
 }
 
@@ -64,10 +70,32 @@ export async function recordDrains(kube: KubeClient, namespace: string): Promise
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
   return {
-    verdicts(deadlines) {
+    async verdicts(deadlines) {
+      const events = (
+        await kube.list<KubeObject & { reason?: string; lastTimestamp?: string }>(coreTypes.event, {
+          namespace,
+          fieldSelector: 'reason=NodeDrained',
+        })
+      ).items
+      const drainEvent = new Map(
+        events.map((e) => [
+          (e as { involvedObject?: { name?: string } }).involvedObject?.name,
+          e.lastTimestamp,
+        ]),
+      )
       return [...deadlines].map(([instanceId, deadline]) => {
         const entry = byInstance.get(instanceId)
-        const drained = entry?.drained
+        const fromEvent = drainEvent.get(entry?.machine)
+        const drained =
+          entry?.drained ??
+          (fromEvent
+            ? {
+                type: 'Drained',
+                status: 'True',
+                reason: 'DrainSucceeded',
+                lastTransitionTime: fromEvent,
+              }
+            : undefined)
         const at = Date.parse(drained?.lastTransitionTime ?? '')
         const inTime =
           drained?.status === 'True' && drained.reason === 'DrainSucceeded' && at < deadline

@@ -176,7 +176,7 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
     )
     options.log(`converged ${converged && settled} at ${since()} s`)
     const fleet = await audit.checkpoint()
-    const verdicts = drains.verdicts(deadlines)
+    const verdicts = await drains.verdicts(deadlines)
     const late = verdicts.filter((v) => !v.inTime)
     const lastDrainSeconds = Math.max(
       ...verdicts.map((v) => (Date.parse(v.drainedAt ?? '') - at.getTime()) / 1000),
