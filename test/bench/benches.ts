@@ -1,5 +1,6 @@
 /** @module Every benchmark `npm run bench` runs, in order. */
 import { apiCostBench } from './api-cost'
+import { capacityBench } from './capacity'
 import { coldStartBench } from './cold-start'
 import { drainBench } from './drain'
 import { interruptionsBench } from './interruptions'
@@ -12,6 +13,7 @@ import { webhooksBench } from './webhooks'
 
 export const benches: Bench[] = [
   provisioningBench,
+  capacityBench,
   apiCostBench,
   nodeLinkBench,
   webhooksBench,
