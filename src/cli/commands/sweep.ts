@@ -6,11 +6,11 @@
  */
 import { z } from 'zod'
 import { createDeps } from '../../deps'
-import { sweepStatusChecks } from '../../reconcile/machine/status-check-sweep'
 import { sweepOrphanInstances } from '../../reconcile/machine-class/orphan-sweep'
 import type { CliCommand } from '../command'
 import { parseConfig, sourced } from '../config'
 import { runtimeControllers } from '../controllers'
+import { runStatusCheckPass } from '../entry/status-check-pass'
 import { sweepOnce } from '../entry/sweep-once'
 import { controllersFlag, parseRuntimeSettings, runtimeEnvHelp } from '../runtime-settings'
 
@@ -55,16 +55,7 @@ export const sweepCommand: CliCommand = {
       const { providers, controllers } = runtimeControllers(settings, io.env)
       const report = await sweepOnce(deps, settings, controllers)
       // Status checks before orphans: a failing instance is worth more than a report.
-      if (statusChecks === 'on') {
-        await sweepStatusChecks({
-          kube: deps.kube,
-          providers,
-          log: deps.log,
-          fieldManager: deps.fieldManager,
-          now: () => deps.clock.now(),
-          namespace: settings.namespace,
-        })
-      }
+      if (statusChecks === 'on') await runStatusCheckPass(deps, providers, settings.namespace)
       if (orphans !== 'off') {
         await sweepOrphanInstances({
           kube: deps.kube,

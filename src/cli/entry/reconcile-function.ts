@@ -6,6 +6,7 @@
 import { createReconcileListener } from '../../bus/http-listener'
 import { listen } from '../../http-server'
 import { runtimeWiring, type StartRuntimeService } from '../runtime-service'
+import { runStatusCheckPass } from './status-check-pass'
 
 /**
  * Serves the function; resolves once it listens. A sweep tick (PingSource) also runs the
@@ -20,18 +21,7 @@ export const startReconcileFunction: StartRuntimeService = async (
 ) => {
   const { runner, ...wiring } = runtimeWiring(deps, controllers)
   const afterSweep = providers
-    ? async () => {
-        // Loaded on the first tick: most requests are single keys.
-        const { sweepStatusChecks } = await import('../../reconcile/machine/status-check-sweep')
-        await sweepStatusChecks({
-          kube: deps.kube,
-          providers,
-          log: deps.log,
-          fieldManager: deps.fieldManager,
-          now: () => deps.clock.now(),
-          namespace: settings.namespace,
-        })
-      }
+    ? () => runStatusCheckPass(deps, providers, settings.namespace)
     : undefined
   const listener = createReconcileListener({
     kube: deps.kube,
