@@ -116,7 +116,10 @@ async function groupTargets(
       groups.set(client, group)
       group.providerIDs.set(instanceId, target.providerID)
     } catch (error) {
-      errors.push({ targets: 1, error })
+      // One unreadable Secret fails every target that names it with the same error: one entry.
+      const same = errors.find((e) => e.error === error)
+      if (same) same.targets++
+      else errors.push({ targets: 1, error })
     }
   }
   return [...groups.values()]
