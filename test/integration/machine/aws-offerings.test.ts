@@ -1,7 +1,8 @@
 /**
- * Machines of one MachineClass over 3 instance types x 3 zones on moto, three per zone, the first
- * type without capacity in two zones (misses injected per offering by the fault proxy), reconciled
- * by the real Machine controller: every Machine runs on exactly one instance in its zone, the
+ * A MachineSet of 9 Machines of one MachineClass over 3 instance types x 3 zones on moto, the first
+ * type without capacity in two zones (misses injected per offering by the fault proxy), with every
+ * controller on the in-process bus: the set balances them 3/3/3 over the zones the MachineClass
+ * controller found, and every Machine runs on exactly one instance in its zone, the
  * class's status lists the two misses with their expiry, a later sibling never asks for a listed
  * offering, and the MachineClass controller drops the list once it expires; and a reconcile that
  * dies after a fallback launch leaves one instance however the rerun's offerings look.
@@ -19,8 +20,9 @@ import { reconcileMachine } from '../../../src/reconcile/machine/reconcile'
 import { reconcileMachineClass } from '../../../src/reconcile/machine-class/reconcile'
 import { waitFor } from '../../harness/kube'
 import { kwokNodeAnnotation } from '../../harness/nodes'
+import { startFullStack } from '../full-stack/fixture'
 import { awsCredentialsSecret, useFaultyMoto } from '../providers/aws-fixture'
-import { machineDeps, readMachine, runMachineController, useMachineTestApi } from './fixture'
+import { machineDeps, readMachine, useMachineTestApi } from './fixture'
 
 const aws = useFaultyMoto()
 const { api, namespace, kube } = useMachineTestApi('offer', { aws: awsProviderSpecSchema() })
@@ -149,18 +151,30 @@ async function forgetMisses(ns: string): Promise<void> {
 }
 
 describe('offerings of a MachineClass on aws (moto)', () => {
-  it('runs 9 Machines past the misses, remembers them in the class, and forgets them on expiry', async () => {
+  it('runs 9 Machines of a set 3/3/3 past the misses, remembers them in the class, and forgets them on expiry', async () => {
     const ns = namespace()
     const launches = recordLaunches()
     noCapacity('t3.micro', 'eu-west-1a')
     noCapacity('t3.micro', 'eu-west-1b')
     const deps = machineDeps(kube(), createProviderRegistry([aws().provider]))
-    await runMachineController(deps, ns)
+    await startFullStack(kube(), ns, createProviderRegistry([aws().provider]))
+    // The MachineClass controller finds the zones the set balances over.
+    await waitFor('the class zones', async () => (await readClass(ns))?.status?.zones?.length === 3)
     const started = Date.now()
-    // Three per zone, as a MachineSet balancing over the class's zones would ask.
-    for (let i = 0; i < 9; i++) {
-      await kube().create(machineApiTypes.machine, machine(ns, `m-${i}`, zones[i % 3]))
-    }
+    const labels = { set: 'fleet' }
+    await kube().create(machineApiTypes.machineSet, {
+      apiVersion: 'machine-api.dev/v1beta1',
+      kind: 'MachineSet',
+      metadata: { namespace: ns, name: 'fleet' },
+      spec: {
+        replicas: 9,
+        selector: { matchLabels: labels },
+        template: {
+          metadata: { labels },
+          spec: { classRef: { name: 'fleet' }, nodeDeletionTimeout: '10s' },
+        },
+      },
+    })
 
     await waitFor(
       '9 Running Machines',
@@ -171,7 +185,10 @@ describe('offerings of a MachineClass on aws (moto)', () => {
       },
       { timeoutMs: 180_000, intervalMs: 500 },
     )
-    // One instance per Machine, in its zone, on the first type with capacity there.
+    // The set chose 3 zones x 3 Machines; one instance per Machine, in its zone, on the first
+    // type with capacity there.
+    const chosen = (await machines(ns)).map((m) => m.spec.failureDomain).sort()
+    expect(chosen).toEqual(zones.flatMap((z) => [z, z, z]))
     const placed: string[] = []
     for (const m of await machines(ns)) {
       const instances = await aws().tagged(m.metadata.uid ?? '')
@@ -214,7 +231,10 @@ describe('offerings of a MachineClass on aws (moto)', () => {
     // The MachineClass controller looks again when the first entry expires and drops it then.
     const classDeps = { ...deps, providers: createProviderRegistry([aws().provider]) }
     const key = { kind: 'MachineClass', namespace: ns, name: 'fleet' }
-    const now = await reconcileMachineClass(classDeps, key)
+    // The running MachineClass controller writes too: a Conflict is retried with a fresh read.
+    const reconcileClass = (d: typeof classDeps) =>
+      waitFor('a MachineClass reconcile', () => reconcileMachineClass(d, key))
+    const now = await reconcileClass(classDeps)
     expect(now.requeueAfterMs).toBeGreaterThan(0)
     expect(now.requeueAfterMs).toBeLessThanOrEqual(3 * 60_000)
     // t3.small is left in eu-west-1a and eu-west-1b: every zone can host a Machine now.
@@ -228,22 +248,21 @@ describe('offerings of a MachineClass on aws (moto)', () => {
       reason: 'InsufficientInstanceCapacity',
       expiresAt: missedTo,
     }))
-    const before = await readClass(ns)
     await kube().mergePatch(
       machineApiTypes.machineClass,
       { namespace: ns, name: 'fleet' },
-      {
-        metadata: { resourceVersion: before?.metadata.resourceVersion },
-        status: { unavailableOfferings: [...listed, ...moreMisses] },
-      },
+      { status: { unavailableOfferings: [...listed, ...moreMisses] } },
       { subresource: 'status' },
     )
-    await reconcileMachineClass(classDeps, key)
-    const narrowed = (await readClass(ns))?.status
+    // The MachineClass controller hears of the change and narrows the zones.
+    const narrowed = await waitFor('eu-west-1a out of status.zones', async () => {
+      const status = (await readClass(ns))?.status
+      return status?.zones?.length === 2 && status
+    })
     expect(narrowed?.zones).toEqual(['eu-west-1b', 'eu-west-1c'])
     expect(narrowed?.offeredZones).toEqual(zones)
     const later = Math.max(...[...listed, ...moreMisses].map((o) => Date.parse(o.expiresAt))) + 1
-    await reconcileMachineClass({ ...classDeps, clock: { now: () => new Date(later) } }, key)
+    await reconcileClass({ ...classDeps, clock: { now: () => new Date(later) } })
     const fleet = await readClass(ns)
     expect(fleet?.status?.unavailableOfferings).toEqual([])
     // ...and lists every zone again for a MachineSet of this class to balance over.
