@@ -11,18 +11,15 @@
  * Without a budget for a reason: rollouts follow maxSurge/maxUnavailable alone, and expiry replaces
  * maxSurge Machines (at least 1) at a time.
  */
-import { API_GROUP } from '../../api/group'
+import { ANNOTATIONS } from '../../api/group'
 import type { DisruptionReason } from '../../api/shared/disruption'
 import type { ExpiryAllowance } from '../disruption/allowance'
 import { type BudgetEvaluation, describeBudget, evaluateBudgets } from '../disruption/budgets'
 import type { MachineSetObject } from '../machine-set/types'
 import type { MachineDeploymentObject } from './machine-sets'
 
-/**
- * On a MachineSet: JSON `{reason, message}`, why the deployment rolled to it (written by the
- * drift rollout: TemplateChanged, ClassChanged, ImageChanged or RolloutAfter).
- */
-export const rolloutReasonAnnotation = `${API_GROUP}/rollout-reason`
+/** On a MachineSet: JSON `{reason, message}`, why the deployment rolled to it (rollout-facts.ts). */
+export const rolloutReasonAnnotation = ANNOTATIONS.rolloutReason
 
 /** The rollout's budget this pass. */
 export interface RolloutBudget {

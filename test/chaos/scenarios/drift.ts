@@ -1,11 +1,11 @@
 /**
  * @module Chaos scenario "drift": a MachineDeployment of aws Machines (moto) with a disruption
- * budget smaller than its maxSurge and maxUnavailable is moved to another MachineClass (a second
- * class with another instance type) while its controllers (every controller of the worker, on the
- * in-process bus inside this process) lose a seeded share of their watch events and are stopped
+ * budget for reason Drift smaller than its maxSurge and maxUnavailable sees its MachineClass
+ * change (another instance type: a Drift rollout) while its controllers (every controller of the
+ * worker, on the in-process bus inside this process) lose a seeded share of their watch events and are stopped
  * and started again at seeded moments (queued keys and timers lost; the sweep and the fresh
  * watches' lists must recover). Every Machine must be replaced exactly once and the deployment
- * return to its replicas on the new class with no duplicate, orphan or lost Machine or instance;
+ * return to its replicas, built from the changed class, with no duplicate, orphan or lost Machine or instance;
  * the most Machines observed unavailable at once is reported and must never exceed the budget
  * (a rollout that does is counted as stuck: it did not converge within its bound).
  */
@@ -14,13 +14,7 @@ import { uniqueName, waitFor } from '../../harness/kube'
 import { type RunAudit, startAudit } from '../lib/audit'
 import { type AvailabilityMonitor, monitorAvailability } from '../lib/availability-monitor'
 import { type AwsWorld, chaosClassName, startAwsWorld } from '../lib/aws-world'
-import {
-  copyClass,
-  isRunning,
-  machinesOf,
-  waitForNoMachines,
-  waitForRunning,
-} from '../lib/cloud-fleet'
+import { isRunning, machinesOf, waitForNoMachines, waitForRunning } from '../lib/cloud-fleet'
 import { type ChaosEnvironment, startChaosEnvironment } from '../lib/environment'
 import { type EventBus, startEventBus } from '../lib/event-bus'
 import { dropShare } from '../lib/event-faults'
@@ -33,7 +27,7 @@ const sizes = {
   full: { machines: 12, budget: 2, kills: 4, dropShare: 0.3, sweepSeconds: 8, convergeMs: 480_000 },
 }
 const group = 'drift'
-const newClass = 'standard-b'
+const newType = 't3.small'
 
 async function run(options: ScenarioOptions): Promise<ScenarioReport> {
   const size = sizes[options.size]
@@ -59,7 +53,6 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
         sweepPeriodMs: size.sweepSeconds * 1000,
         interceptChanges: fault.intercept,
       })
-    await copyClass(kube, { namespace, name: newClass }, 't3.small')
     bus = await startBus()
     audit = startAudit({ kube, ec2: world.ec2, namespace })
     await audit.ready
@@ -81,7 +74,7 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
           type: 'RollingUpdate',
           rollingUpdate: { maxSurge: '50%', maxUnavailable: '50%' },
         },
-        disruption: { budgets: [{ machines: size.budget }] },
+        disruption: { budgets: [{ machines: size.budget, reasons: ['Drift'] }] },
       },
     })
     const up = await waitForRunning(
@@ -94,12 +87,16 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
     const before = new Set((await machinesOf(kube, namespace, group)).map((m) => m.metadata?.uid))
     monitor = monitorAvailability(kube, { namespace, group, replicas: size.machines })
     audit.intents.replace(group, size.machines)
-    await kube.mergePatch(
-      machineApiTypes.machineDeployment,
-      { namespace, name: group },
-      { spec: { template: { spec: { classRef: { name: newClass } } } } },
+    const standard = await kube.get<{ spec: { providerSpec: Record<string, unknown> } }>(
+      machineApiTypes.machineClass,
+      { namespace, name: chaosClassName },
     )
-    options.log(`class changed to ${newClass} at ${since()} s`)
+    await kube.mergePatch(
+      machineApiTypes.machineClass,
+      { namespace, name: chaosClassName },
+      { spec: { providerSpec: { ...standard?.spec.providerSpec, instanceType: newType } } },
+    )
+    options.log(`class ${chaosClassName} changed to ${newType} at ${since()} s`)
     const kills: number[] = []
     for (let k = 0; k < size.kills; k++) {
       await new Promise((resolve) => setTimeout(resolve, random.int(1000, 10_000)))
@@ -110,17 +107,13 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
     options.log(`controllers stopped and restarted at ${kills.join(', ')} s`)
 
     const converged = await waitFor(
-      'every Machine replaced by one of the new class',
+      'every Machine replaced by one built from the changed class',
       async () => {
         const now = await machinesOf(kube, namespace, group)
         return (
           now.length === size.machines &&
           now.every(isRunning) &&
-          now.every((m) => !before.has(m.metadata?.uid)) &&
-          now.every(
-            (m) =>
-              (m as { spec?: { classRef?: { name?: string } } }).spec?.classRef?.name === newClass,
-          )
+          now.every((m) => !before.has(m.metadata?.uid))
         )
       },
       { timeoutMs: size.convergeMs, intervalMs: 1000 },
