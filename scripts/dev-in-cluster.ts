@@ -63,8 +63,10 @@ let lastTable = ''
 setInterval(async () => {
   if (stopping) return
   const table = await cluster.kubectl(['get', 'machines', '-n', demoNamespace]).catch(() => '')
-  if (table && table !== lastTable) {
-    lastTable = table
+  // Printed when something but the AGE column changed.
+  const withoutAge = table.replace(/\s+\S+$/gm, '')
+  if (table && withoutAge !== lastTable) {
+    lastTable = withoutAge
     console.log(`\n${new Date().toISOString()}\n${table}`)
   }
 }, 2000)

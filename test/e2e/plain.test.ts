@@ -1,15 +1,20 @@
 /**
  * The plain overlay installed as a user would (`kubectl apply -k`, the image set by `images:`) on a
- * cluster with a real node and cert-manager: what a user sees once it runs.
+ * cluster with a real node and cert-manager: what a user sees once it runs, the security context
+ * the kubelet enforces on its pods, and a host left clean once the node stops.
  */
 import { afterAll, beforeAll, describe, it } from 'vitest'
 import { type E2eCluster, startE2eCluster } from '../harness/node/e2e-cluster'
 import { installOverlay } from '../harness/node/install'
+import { nodeNetwork } from '../harness/node/node-config'
 import {
   deleteWebhookPodWhileAdmitting,
   expectAvailable,
   expectBadMachineRefused,
   expectCaInjected,
+  expectNodeGone,
+  expectPodsRestricted,
+  expectRootRefused,
   runSweepJob,
   scaleKwokDeployment,
 } from './overlay-scenarios'
@@ -28,6 +33,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await cluster?.stop()
+  if (cluster) expectNodeGone(cluster.node.dir, [nodeNetwork.bridge, nodeNetwork.hostLink])
 }, 120_000)
 
 describe('the plain overlay on a real node', () => {
@@ -37,6 +43,11 @@ describe('the plain overlay on a real node', () => {
       { name: 'machine-api-worker', replicas: 1, serviceAccount: 'machine-api-controller' },
     ])
     await expectCaInjected(cluster)
+  })
+
+  it('runs its pods as the manifests say (uid 1000, read-only root, no privileges), enforced by the kubelet', async () => {
+    await expectPodsRestricted(cluster, ['machine-api-webhook', 'machine-api-worker'])
+    await expectRootRefused(cluster, ns)
   })
 
   it('refuses a bad Machine through the in-cluster webhook, naming the field', async () => {
