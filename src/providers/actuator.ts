@@ -148,6 +148,11 @@ export interface ActuatorContext {
   credentialsSecretRef?: SecretRef | undefined
   /** The MachineClass's `userDataSecretRef`, when the spec came from a class. */
   userDataSecretRef?: SecretRef | undefined
+  /**
+   * The image the MachineClass published (`status.image.id`) when it follows the newest image
+   * matching its filters: a provider launches it instead of resolving the filters per Machine.
+   */
+  image?: string | undefined
   secrets: SecretReader
   logger: Logger
   events: EventRecorder

@@ -22,3 +22,10 @@ export interface MachineCapacity {
    */
   zones?: string[]
 }
+
+/** The newest image matching a class's filters, as the provider names it. */
+export interface FollowedImage {
+  id: string
+  name?: string | undefined
+  creationDate?: string | undefined
+}

@@ -7,7 +7,7 @@ import type { Actuator } from './actuator'
 import type { Provider } from './registry'
 
 /** The optional capabilities of a Provider. */
-type Capability = 'sweepOrphans' | 'capacity' | 'instanceStatus'
+type Capability = 'sweepOrphans' | 'capacity' | 'followedImage' | 'instanceStatus'
 
 /** A Provider that has the capabilities `C`. */
 export type ProviderWith<C extends Capability> = Provider & Required<Pick<Provider, C>>
@@ -53,6 +53,13 @@ export function lazyProvider<C extends Capability = never>(
       const loaded = await provider()
       if (!loaded.sweepOrphans) throw missing('sweepOrphans')
       return loaded.sweepOrphans(request)
+    }
+  }
+  if (has('followedImage')) {
+    lazy.followedImage = async (request) => {
+      const loaded = await provider()
+      if (!loaded.followedImage) throw missing('followedImage')
+      return loaded.followedImage(request)
     }
   }
   if (has('capacity')) {

@@ -3,7 +3,7 @@
  * singleton), so tests and functions each decide which providers exist.
  */
 import type { Actuator } from './actuator'
-import type { CapacityRequest, MachineCapacity } from './capacity'
+import type { CapacityRequest, FollowedImage, MachineCapacity } from './capacity'
 import { InvalidConfigurationError } from './errors'
 import type { InstanceStatusReport, InstanceStatusRequest } from './instance-status'
 import type { Orphan, OrphanSweepRequest } from './orphans'
@@ -26,6 +26,11 @@ export interface Provider {
    * for scaling from zero). Providers that cannot tell leave it out.
    */
   capacity?(request: CapacityRequest): Promise<MachineCapacity>
+  /**
+   * Optional capability: the newest image matching a class's filters, for a class that follows
+   * it (MachineClass `status.image`); undefined when the class's spec does not follow one.
+   */
+  followedImage?(request: CapacityRequest): Promise<FollowedImage | undefined>
   /**
    * Optional capability: the cloud's status checks of running instances, asked in batches (the
    * sweep's status-check pass). Providers whose infrastructure has no such checks leave it out.

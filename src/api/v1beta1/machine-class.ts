@@ -67,9 +67,24 @@ export const machineClassStatusSchema = lazySchema(() =>
       .optional()
       .describe(
         'A hash of what Machines of this class are built from (provider, providerSpec, ' +
-          'userDataSecretRef). A Machine records the hash it was built from (status.builtFrom); ' +
+          'userDataSecretRef, status.image when it follows one). A Machine records the hash it was built from (status.builtFrom); ' +
           'when they differ its UpToDate condition is False (ClassChanged) and a MachineDeployment ' +
           'using this class rolls its Machines.',
+      ),
+    image: z
+      .strictObject({
+        id: z.string().min(1).max(128).describe('The image id, e.g. ami-0abc.'),
+        name: z.string().max(256).optional().describe("The image's name."),
+        creationDate: z.string().max(64).optional().describe("The image's creation date."),
+        resolvedAt: z.iso
+          .datetime({ offset: true })
+          .describe('When the controller first found this image the newest match.'),
+      })
+      .optional()
+      .describe(
+        'The image Machines of this class launch, for a class that follows the newest image ' +
+          'matching its filters (aws ami.follow: Newest). Part of contentHash, so a newer image ' +
+          'rolls the deployments using the class (reason ImageChanged).',
       ),
     capacity: z
       .record(

@@ -87,7 +87,7 @@ export function createAwsActuator(options: AwsActuatorOptions): Actuator {
   /** Launches the Machine over its offerings in order (see fallback.ts). */
   async function launch(ctx: ActuatorContext, machine: ActuatorMachine, s: Session) {
     const { name, namespace, uid } = machine.metadata
-    const resolved = await resolveLaunch(s.client, s.spec, ctx.signal)
+    const resolved = await resolveLaunch(s.client, s.spec, ctx.signal, ctx.image)
     const instanceTypes = instanceTypesOf(s.spec)
     const zone = machine.spec.failureDomain
     const order = orderOfferings({

@@ -11,6 +11,7 @@ export function lazyAwsProvider(options: AwsProviderOptions = {}): AwsProvider {
   return lazyProvider('aws', async () => (await import('./provider')).createAwsProvider(options), [
     'sweepOrphans',
     'capacity',
+    'followedImage',
     'instanceStatus',
   ])
 }

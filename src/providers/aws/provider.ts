@@ -11,7 +11,7 @@ import { specFieldsOf } from './errors'
 import { describeOfferedZones } from './offered-zones'
 import { launchZones } from './offerings'
 import { sweepOrphans } from './orphans'
-import { resolveSubnets } from './resolve'
+import { resolveImage, resolveSubnets } from './resolve'
 import { readCredentials } from './secrets'
 import { awsProviderSpecSchema, instanceTypesOf } from './spec'
 import { describeInstanceStatuses } from './status-checks'
@@ -33,7 +33,7 @@ export interface AwsProviderOptions extends ClientPoolOptions {
  * instance status checks.
  */
 export type AwsProvider = Provider &
-  Required<Pick<Provider, 'sweepOrphans' | 'capacity' | 'instanceStatus'>>
+  Required<Pick<Provider, 'sweepOrphans' | 'capacity' | 'followedImage' | 'instanceStatus'>>
 
 /**
  * The `aws` provider. Call `close()` (or the registry's) to release its clients.
@@ -75,6 +75,13 @@ export function createAwsProvider(options: AwsProviderOptions = {}): AwsProvider
       const subnets = await resolveSubnets(client, spec, request.signal)
       const offered = await describeOfferedZones(client, types, request.signal)
       return { ...capacity, zones: launchZones(subnets, types, offered) }
+    },
+    async followedImage(request) {
+      const spec = parseProviderSpec(awsProviderSpecSchema(), request.providerSpec)
+      if (!spec.ami.follow) return undefined
+      const client = clients.get(spec.region, await readCredentials(request, spec))
+      const image = await resolveImage(client, spec, request.signal)
+      return { id: image.ImageId ?? '', name: image.Name, creationDate: image.CreationDate }
     },
     instanceStatus: (request) => describeInstanceStatuses(clients, request),
     close: () => clients.close(),

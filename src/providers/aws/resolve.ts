@@ -47,8 +47,18 @@ function invalid(field: string, reason: string, message: string): InvalidConfigu
   return new InvalidConfigurationError(message, { reason, field })
 }
 
-async function resolveImage(client: EC2Client, spec: AwsProviderSpec, signal: AbortSignal) {
-  const { id, filters, owners } = spec.ami
+/**
+ * The spec's image: its id, or the newest match of its filters; for a class that follows its
+ * newest image, the one the class published (`published`), so its Machines launch what status says.
+ */
+export async function resolveImage(
+  client: EC2Client,
+  spec: AwsProviderSpec,
+  signal: AbortSignal,
+  published?: string,
+) {
+  const { filters, owners } = spec.ami
+  const id = spec.ami.follow && published ? published : spec.ami.id
   const input = id ? { ImageIds: [id] } : { Filters: toEc2Filters(filters ?? []), Owners: owners }
   const out = await send('DescribeImages', id ? 'ami.id' : 'ami.filters', () =>
     client.send(new DescribeImagesCommand(input), { abortSignal: signal }),
@@ -153,8 +163,9 @@ export async function resolveLaunch(
   client: EC2Client,
   spec: AwsProviderSpec,
   signal: AbortSignal,
+  publishedImage?: string,
 ): Promise<ResolvedLaunch & { subnets: SubnetChoice[] }> {
-  const image = await resolveImage(client, spec, signal)
+  const image = await resolveImage(client, spec, signal, publishedImage)
   return {
     imageId: image.ImageId ?? '',
     rootDeviceName: image.RootDeviceName,

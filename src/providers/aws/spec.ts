@@ -38,8 +38,21 @@ const amiSchema = lazySchema(() =>
       id: idSchema(/^ami-[0-9a-f]+$/),
       filters: filtersSchema().optional(),
       owners: z.array(z.string().min(1)).optional().describe('Image owners (with filters).'),
+      follow: z
+        .enum(['Newest'])
+        .optional()
+        .describe(
+          'Newest: the MachineClass controller resolves the newest image matching the filters ' +
+            '(on each reconcile and sweep) and publishes it in the class status.image; launches ' +
+            'use it, and a newer image rolls the deployments using the class (reason ' +
+            'ImageChanged). Unset: each launch resolves the filters and nothing rolls. Filters only.',
+        ),
     })
-    .refine(exactlyOne, { message: 'set exactly one of ami.id or ami.filters' }),
+    .refine(exactlyOne, { message: 'set exactly one of ami.id or ami.filters' })
+    .refine((v) => v.follow === undefined || v.id === undefined, {
+      message: 'follow needs ami.filters: a fixed ami.id has no newer image to follow',
+      path: ['follow'],
+    }),
 )
 
 const volumeTypes = ['gp2', 'gp3', 'io1', 'io2', 'st1', 'sc1', 'standard'] as const

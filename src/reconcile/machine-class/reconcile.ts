@@ -4,7 +4,9 @@
  * class's `status.capacity` and `status.nodeInfo`, last and conditional on the resourceVersion
  * read; and drops the entries of `status.unavailableOfferings` (written by Machine launches) as
  * they expire; and publishes the class's content hash (shared/class-content.ts), what its Machines
- * record as built from. A controller rather than admission defaulting, because the answer needs the provider's
+ * record as built from; and, for a class that follows the newest image matching its filters,
+ * resolves it (each reconcile and sweep) and publishes it in `status.image`, part of the content
+ * hash, so a newer image rolls the class's deployments and its Machines launch it. A controller rather than admission defaulting, because the answer needs the provider's
  * API and credentials (a webhook must answer fast and holds no cloud credentials) and because the
  * result is observed state, which belongs in status.
  */
@@ -13,6 +15,7 @@ import type { MachineClass } from '../../api/v1beta1/machine-class'
 import { PermanentError, TransientError } from '../../errors'
 import type { ObjectKey } from '../../kube/object-key'
 import type { KubeObject } from '../../kube/resource'
+import type { FollowedImage } from '../../providers/capacity'
 import type { ProviderRegistry } from '../../providers/registry'
 import { namespacedSecretReader } from '../../providers/secret-reader'
 import type { Controller, ReconcileDeps, ReconcileResult } from '../runtime/controller'
@@ -64,6 +67,58 @@ async function askProvider(
   }
 }
 
+type ImageOutcome =
+  | { type: 'none' }
+  | { type: 'known'; image: FollowedImage }
+  | { type: 'unavailable'; message: string }
+
+/**
+ * The newest image matching the class's filters when it follows it (provider `followedImage`);
+ * a failure keeps the published image (its Machines go on launching it) and asks again later.
+ */
+async function followedImage(
+  deps: ReconcileDeps,
+  providers: ProviderRegistry,
+  machineClass: ClassObject,
+): Promise<ImageOutcome> {
+  const provider = providers.get(machineClass.spec.provider)
+  if (!provider?.followedImage) return { type: 'none' }
+  try {
+    const image = await provider.followedImage({
+      providerSpec: machineClass.spec.providerSpec,
+      credentialsSecretRef: machineClass.spec.credentialsSecretRef,
+      secrets: namespacedSecretReader(deps.kube, machineClass.metadata.namespace ?? ''),
+      signal: deps.signal
+        ? AbortSignal.any([deps.signal, AbortSignal.timeout(callTimeoutMs)])
+        : AbortSignal.timeout(callTimeoutMs),
+    })
+    return image ? { type: 'known', image } : { type: 'none' }
+  } catch (error) {
+    if (error instanceof PermanentError || error instanceof TransientError) {
+      deps.log.warn({ reason: error.reason, err: error.message }, 'cannot resolve followed image')
+      return { type: 'unavailable', message: error.message }
+    }
+    throw error
+  }
+}
+
+/** status.image to be: the stored one while the newest is unchanged or unknown. */
+function imageStatus(
+  stored: NonNullable<MachineClass['status']>['image'],
+  outcome: ImageOutcome,
+  now: Date,
+): NonNullable<MachineClass['status']>['image'] {
+  if (outcome.type === 'none') return undefined
+  if (outcome.type === 'unavailable' || stored?.id === outcome.image.id) return stored
+  const { id, name, creationDate } = outcome.image
+  return {
+    id,
+    ...(name ? { name } : {}),
+    ...(creationDate ? { creationDate } : {}),
+    resolvedAt: now.toISOString(),
+  }
+}
+
 /**
  * status.offeredZones and status.zones: the offered zones (those of a status written before
  * offeredZones existed were all offered) and those of them that can host a Machine now
@@ -100,20 +155,27 @@ export async function reconcileMachineClass(
   const capacity = capacityCurrent(machineClass)
     ? undefined
     : await askProvider(deps, deps.providers, machineClass)
+  const followed = await followedImage(deps, deps.providers, machineClass)
+  const image = imageStatus(machineClass.status?.image, followed, now)
   const status: NonNullable<MachineClass['status']> = {
     ...(capacity ? capacityStatus(machineClass, capacity, now) : {}),
     ...offerings,
-    contentHash: classContentHash(machineClass),
+    ...(image ? { image } : {}),
+    // The published image is part of the content: a newer one rolls the class's deployments.
+    contentHash: classContentHash({ ...machineClass, status: { image } }),
   }
   // capacityStatus answers the whole status; otherwise the patch goes over the stored one.
   const whole = capacity ? status : { ...machineClass.status, ...status }
   Object.assign(status, zonesNow(machineClass, whole, now))
-  if (!statusUnchanged(machineClass.status, status)) {
-    await writeStatus(deps.kube, type, { observed: machineClass, status })
+  // A class that stopped following drops its image (null deletes it in a merge patch).
+  const patch = image || !machineClass.status?.image ? status : { ...status, image: null }
+  if (!statusUnchanged(machineClass.status, patch)) {
+    await writeStatus(deps.kube, type, { observed: machineClass, status: patch })
   }
   // An unanswered question is asked again, and the list is looked at when its first entry
   // expires; the rest waits for a spec change.
-  const retry = capacity?.type === 'unavailable' ? 30_000 : undefined
+  const retry =
+    capacity?.type === 'unavailable' || followed.type === 'unavailable' ? 30_000 : undefined
   const next = Math.min(retry ?? Number.POSITIVE_INFINITY, expiry ?? Number.POSITIVE_INFINITY)
   return Number.isFinite(next) ? { requeueAfterMs: next } : {}
 }

@@ -10,7 +10,12 @@
  */
 import { ANNOTATIONS, LABELS } from '../../api/group'
 import type { MachineSetObject } from '../machine-set/types'
-import { type ClassLike, classContentHash, describeClassChange } from '../shared/class-content'
+import {
+  type ClassLike,
+  classContentHash,
+  describeClassChange,
+  onlyImageChanged,
+} from '../shared/class-content'
 import { describeDifferences } from '../shared/json-diff'
 import { deploymentTemplateOf, type MachineDeploymentObject, revisionOf } from './machine-sets'
 import { type RolloutInputs, rolloutFields, templateHash } from './template-hash'
@@ -145,10 +150,14 @@ function causeOf(
   const had = newest.metadata.annotations?.[ANNOTATIONS.classHash]
   if (machineClass && had !== undefined && had !== classContentHash(machineClass)) {
     const name = machineClass.metadata?.name ?? ''
-    const change = describeClassChange(
-      newest.metadata.annotations?.[ANNOTATIONS.classContent],
-      machineClass,
-    )
+    const before = newest.metadata.annotations?.[ANNOTATIONS.classContent]
+    const change = describeClassChange(before, machineClass)
+    if (onlyImageChanged(before, machineClass)) {
+      return {
+        reason: 'ImageChanged',
+        message: `MachineClass ${name} has a newer image (${change})`,
+      }
+    }
     return { reason: 'ClassChanged', message: `MachineClass ${name} changed (${change})` }
   }
   return { reason: 'TemplateChanged', message: 'template changed' }

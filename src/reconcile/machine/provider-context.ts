@@ -55,6 +55,7 @@ export function machineProvider(
     clock: deps.clock,
     kube: deps.kube,
     ...(machineClass ? { offerings: classOfferingMemory(deps, machineClass) } : {}),
+    ...(machineClass?.status?.image ? { image: machineClass.status.image.id } : {}),
   }
   return {
     async call(use) {

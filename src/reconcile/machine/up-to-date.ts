@@ -2,7 +2,8 @@
  * @module Whether a Machine is still what its MachineClass and its MachineSet's template say now:
  * `status.builtFrom`, recorded once the instance exists (the template hash label, the class's
  * content hash and generation, the image the provider reports), and the `UpToDate` condition,
- * False with reason ClassChanged (its class's content hash moved since), or the reason its old
+ * False with reason ImageChanged (its class follows its newest image and published another one),
+ * ClassChanged (its class's content hash moved since), or the reason its old
  * MachineSet's outdated mark carries (TemplateChanged, ClassChanged, ImageChanged, RolloutAfter:
  * its deployment rolled on, see machine-deployment/rollout-facts.ts). Pure.
  *
@@ -69,6 +70,15 @@ export function upToDateCondition(
   if (!builtFrom) return undefined
   const type = 'UpToDate'
   const cls = obs.machineClass
+  const published = cls?.status?.image?.id
+  if (published && builtFrom.imageId !== undefined && builtFrom.imageId !== published) {
+    return {
+      type,
+      status: 'False',
+      reason: 'ImageChanged',
+      message: `Built from image ${builtFrom.imageId}; MachineClass ${obs.machine.spec.classRef?.name ?? ''} now launches ${published}`,
+    }
+  }
   if (cls && builtFrom.classHash !== undefined && classContentHash(cls) !== builtFrom.classHash) {
     const name = obs.machine.spec.classRef?.name ?? ''
     const was = builtFrom.classGeneration

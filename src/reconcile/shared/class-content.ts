@@ -1,7 +1,8 @@
 /**
  * @module What a MachineClass's Machines are built from, as a content hash: the provider, its
- * spec and the user data Secret named (not the credentials Secret: rotating credentials changes
- * no machine; nor the offering memory's TTL). A Machine records the hash it was built from, a
+ * spec, the user data Secret named and, for a class that follows its newest image, the image it
+ * published in status.image (not the credentials Secret: rotating credentials changes no
+ * machine; nor the offering memory's TTL). A Machine records the hash it was built from, a
  * MachineDeployment puts it in its rollout hash, and the MachineClass controller publishes it in
  * `status.contentHash`, so all three compare the same thing. Pure.
  */
@@ -13,12 +14,15 @@ export interface ClassContent {
   provider: unknown
   providerSpec: unknown
   userDataSecretRef?: unknown
+  /** The published image id (status.image.id) of a class that follows its newest image. */
+  image?: string
 }
 
 /** A MachineClass as read (loosely typed: only the fields the content is made of). */
 export interface ClassLike {
   metadata?: { name?: string | undefined; generation?: number | undefined } | undefined
   spec?: { provider?: unknown; providerSpec?: unknown; userDataSecretRef?: unknown } | undefined
+  status?: { image?: { id?: string | undefined } | undefined } | undefined
 }
 
 /** The content of `machineClass`. */
@@ -28,6 +32,7 @@ export function classContent(machineClass: ClassLike): ClassContent {
     provider: spec.provider,
     providerSpec: spec.providerSpec,
     ...(spec.userDataSecretRef === undefined ? {} : { userDataSecretRef: spec.userDataSecretRef }),
+    ...(machineClass.status?.image?.id ? { image: machineClass.status.image.id } : {}),
   }
 }
 
@@ -60,8 +65,23 @@ export function describeClassChange(
   const after = classContent(machineClass) as unknown as Record<string, unknown>
   const spec = describeDifferences(before.providerSpec, after.providerSpec)
   const rest = describeDifferences(
-    { provider: before.provider, userDataSecretRef: before.userDataSecretRef },
-    { provider: after.provider, userDataSecretRef: after.userDataSecretRef },
+    { provider: before.provider, userDataSecretRef: before.userDataSecretRef, image: before.image },
+    { provider: after.provider, userDataSecretRef: after.userDataSecretRef, image: after.image },
   )
   return [spec, rest].filter((d) => d !== '').join(', ') || 'content changed'
+}
+
+/**
+ * Whether only the published image differs between the stored content `beforeJson` and
+ * `machineClass` (a newer image it follows), rather than what its spec says.
+ */
+export function onlyImageChanged(beforeJson: string | undefined, machineClass: ClassLike): boolean {
+  if (!beforeJson) return false
+  try {
+    const { image: was, ...before } = JSON.parse(beforeJson) as Record<string, unknown>
+    const { image: now, ...after } = classContent(machineClass)
+    return was !== now && stableJson(before) === stableJson(after)
+  } catch {
+    return false
+  }
 }

@@ -68,7 +68,11 @@ describe('aws provider spec', () => {
       {
         region: 'eu-west-1',
         credentialsSecret: { name: 'aws' },
-        ami: { filters: [{ name: 'name', values: ['ubuntu-*'] }], owners: ['099720109477'] },
+        ami: {
+          filters: [{ name: 'name', values: ['ubuntu-*'] }],
+          owners: ['099720109477'],
+          follow: 'Newest',
+        },
         instanceType: 'c7g.xlarge',
         subnet: { filters: [{ name: 'tag:tier', values: ['private'] }] },
         securityGroups: [
@@ -106,6 +110,7 @@ describe('aws provider spec', () => {
     ],
     ['an AMI with neither id nor filters', { ami: {} }, 'ami'],
     ['a malformed AMI id', { ami: { id: 'img-1' } }, 'ami.id'],
+    ['following a fixed AMI id', { ami: { id: 'ami-0abc', follow: 'Newest' } }, 'ami.follow'],
     ['a malformed instance type', { instanceType: 'large' }, 'instanceType'],
     [
       'a subnet with both id and filters',

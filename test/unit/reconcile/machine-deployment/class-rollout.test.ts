@@ -26,7 +26,7 @@ function machineClass(instanceType: string, generation = 1) {
 
 /** The set of deployment(replicas, 'a') built from `cls`, created at `created`. */
 function classSet(
-  cls: ReturnType<typeof machineClass>,
+  cls: ReturnType<typeof machineClass> & { status?: { image: { id: string } } },
   options: { revision?: number; replicas?: number; created?: string; rolloutAfter?: string } = {},
 ): MachineSetObject {
   const replicas = options.replicas ?? 3
@@ -50,6 +50,20 @@ function classSet(
 }
 
 describe('rolling a deployment to its MachineClass', () => {
+  it('a newer image the class follows rolls with reason ImageChanged', () => {
+    const withImage = (id: string) => ({ ...machineClass('t3.micro'), status: { image: { id } } })
+    const plan = planMachineDeployment({
+      deployment: deployment(3),
+      sets: [classSet(withImage('ami-1'))],
+      machineClass: withImage('ami-2'),
+      now,
+    })
+    expect(plan.cause).toEqual({
+      reason: 'ImageChanged',
+      message: 'MachineClass a has a newer image (image ami-1 -> ami-2)',
+    })
+  })
+
   it('a class change makes a new set whose Event says what changed', () => {
     const old = classSet(machineClass('t3.micro'))
     const plan = planMachineDeployment({

@@ -61,6 +61,19 @@ describe('UpToDate', () => {
     })
   })
 
+  it('is False (ImageChanged) once the class publishes another image it follows', () => {
+    const cls = {
+      ...machineClass('t3.micro', 2),
+      status: { image: { id: 'ami-2', resolvedAt: '' } },
+    }
+    const obs = observed(classBacked(), { machineClass: cls })
+    expect(upToDateCondition(obs, { ...built, imageId: 'ami-1' })).toMatchObject({
+      status: 'False',
+      reason: 'ImageChanged',
+      message: 'Built from image ami-1; MachineClass demo now launches ami-2',
+    })
+  })
+
   it('is True when the class changed only outside its content (credentials)', () => {
     const obs = observed(classBacked(), { machineClass: machineClass('t3.micro', 4) })
     expect(upToDateCondition(obs, built)?.status).toBe('True')
