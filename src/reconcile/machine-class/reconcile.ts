@@ -15,7 +15,7 @@ import type { MachineClass } from '../../api/v1beta1/machine-class'
 import { PermanentError, TransientError } from '../../errors'
 import type { ObjectKey } from '../../kube/object-key'
 import type { KubeObject } from '../../kube/resource'
-import type { FollowedImage } from '../../providers/capacity'
+import type { CapacityRequest, FollowedImage } from '../../providers/capacity'
 import type { ProviderRegistry } from '../../providers/registry'
 import { namespacedSecretReader } from '../../providers/secret-reader'
 import type { Controller, ReconcileDeps, ReconcileResult } from '../runtime/controller'
@@ -30,6 +30,19 @@ import { type CapacityOutcome, capacityCurrent, capacityStatus } from './capacit
 const callTimeoutMs = 30_000
 
 type ClassObject = MachineClass & KubeObject & { metadata: { generation?: number } }
+
+/** What a provider call about the class needs: its spec, credentials and a deadline. */
+function classRequest(deps: ReconcileDeps, machineClass: ClassObject): CapacityRequest {
+  return {
+    providerSpec: machineClass.spec.providerSpec,
+    credentialsSecretRef: machineClass.spec.credentialsSecretRef,
+    secrets: namespacedSecretReader(deps.kube, machineClass.metadata.namespace ?? ''),
+    // The reconcile's own deadline too, so an abandoned reconcile stops asking.
+    signal: deps.signal
+      ? AbortSignal.any([deps.signal, AbortSignal.timeout(callTimeoutMs)])
+      : AbortSignal.timeout(callTimeoutMs),
+  }
+}
 
 async function askProvider(
   deps: ReconcileDeps,
@@ -46,15 +59,7 @@ async function askProvider(
   }
   if (!provider.capacity) return { type: 'unsupported', provider: provider.name }
   try {
-    const result = await provider.capacity({
-      providerSpec: machineClass.spec.providerSpec,
-      credentialsSecretRef: machineClass.spec.credentialsSecretRef,
-      secrets: namespacedSecretReader(deps.kube, machineClass.metadata.namespace ?? ''),
-      // The reconcile's own deadline too, so an abandoned reconcile stops asking.
-      signal: deps.signal
-        ? AbortSignal.any([deps.signal, AbortSignal.timeout(callTimeoutMs)])
-        : AbortSignal.timeout(callTimeoutMs),
-    })
+    const result = await provider.capacity(classRequest(deps, machineClass))
     return { type: 'known', result }
   } catch (error) {
     if (error instanceof PermanentError) {
@@ -84,14 +89,7 @@ async function followedImage(
   const provider = providers.get(machineClass.spec.provider)
   if (!provider?.followedImage) return { type: 'none' }
   try {
-    const image = await provider.followedImage({
-      providerSpec: machineClass.spec.providerSpec,
-      credentialsSecretRef: machineClass.spec.credentialsSecretRef,
-      secrets: namespacedSecretReader(deps.kube, machineClass.metadata.namespace ?? ''),
-      signal: deps.signal
-        ? AbortSignal.any([deps.signal, AbortSignal.timeout(callTimeoutMs)])
-        : AbortSignal.timeout(callTimeoutMs),
-    })
+    const image = await provider.followedImage(classRequest(deps, machineClass))
     return image ? { type: 'known', image } : { type: 'none' }
   } catch (error) {
     if (error instanceof PermanentError || error instanceof TransientError) {
