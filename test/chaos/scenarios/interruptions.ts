@@ -2,11 +2,11 @@
  * @module Chaos scenario "interruptions": a MachineSet of aws Machines (moto) whose worker process
  * reads EC2 notices from a moto SQS queue. 30% of its Machines get a spot interruption warning at
  * once, in the documented shape; each warning is sent 1 to 3 times, some copies delayed by SQS (up
- * to 20 s), some followed by an older rebalance recommendation (out of order); the worker is
- * SIGKILLed at seeded moments while it handles them and restarted. The set must replace each
- * interrupted Machine exactly once and return to its replicas, with no duplicate, orphan or lost
- * Machine or instance; every interrupted Machine must have drained its Node (cordoned, every pod
- * out) before its notice's deadline, or it is counted (stuck).
+ * to 20 s; 5 s in the short run), some followed by an older rebalance recommendation (out of
+ * order); the worker is SIGKILLed at seeded moments while it handles them and restarted. The set
+ * must replace each interrupted Machine exactly once and return to its replicas, with no
+ * duplicate, orphan or lost Machine or instance; every interrupted Machine must have drained its
+ * Node (cordoned, every pod out) before its notice's deadline, or it is counted (stuck).
  */
 import { tmpdir } from 'node:os'
 import {
@@ -29,8 +29,8 @@ import type { Scenario, ScenarioOptions, ScenarioReport } from '../lib/scenario'
 import { type WorkerProcess, workerProcess } from '../lib/worker-process'
 
 const sizes = {
-  short: { machines: 6, kills: 1, sweepSeconds: 8, convergeMs: 150_000 },
-  full: { machines: 100, kills: 3, sweepSeconds: 15, convergeMs: 400_000 },
+  short: { machines: 6, kills: 1, maxDelaySeconds: 5, sweepSeconds: 8, convergeMs: 150_000 },
+  full: { machines: 100, kills: 3, maxDelaySeconds: 20, sweepSeconds: 15, convergeMs: 400_000 },
 }
 const interruptedShare = 0.3
 const set = 'spot'
@@ -111,7 +111,8 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
     for (const id of instanceIds) {
       const warning = body('spot-interruption', id, at)
       for (let copy = random.int(1, 3); copy > 0; copy--) {
-        messages.push({ body: warning, delaySeconds: random.chance(0.3) ? random.int(1, 20) : 0 })
+        const delaySeconds = random.chance(0.3) ? random.int(1, size.maxDelaySeconds) : 0
+        messages.push({ body: warning, delaySeconds })
       }
       if (random.chance(0.3)) {
         const older = new Date(at.getTime() - 60_000)
