@@ -72,6 +72,14 @@ export interface ProviderResult {
    */
   nodeName?: string
   /**
+   * The secret-free facts `exists` and `delete` need to reach this instance later without the
+   * provider spec (aws: the region and the credentials Secret's name; kwok: none, `{}`). The
+   * Machine controller records them with the instance and, while the Machine is deleted, calls
+   * with them (`ActuatorContext.access`) instead of reading the MachineClass again. Left out, every
+   * call gets the spec, read fresh.
+   */
+  access?: JsonObject
+  /**
    * Set while the instance is still changing state (e.g. EC2 `pending`), so the caller polls
    * again after this delay instead of waiting for the next sweep.
    */
@@ -144,6 +152,12 @@ export interface ActuatorContext {
    * MachineClass's `providerSpec`. Raw JSON: each provider parses it with its own schema.
    */
   providerSpec: unknown
+  /**
+   * Instead of the spec: the facts an earlier `create` or `update` reported in
+   * `ProviderResult.access`. Set only for `exists` and `delete` of a Machine being deleted; the
+   * spec and the class's Secret refs are then absent.
+   */
+  access?: JsonObject | undefined
   /** The MachineClass's `credentialsSecretRef`, when the spec came from a class. */
   credentialsSecretRef?: SecretRef | undefined
   /** The MachineClass's `userDataSecretRef`, when the spec came from a class. */

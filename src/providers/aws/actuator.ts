@@ -19,6 +19,7 @@ import type {
 } from '../actuator'
 import { InvalidConfigurationError, NotFoundError } from '../errors'
 import { parseProviderSpec } from '../spec'
+import { type AwsAccess, awsAccessJson, awsAccessOf, parseAwsAccess } from './access'
 import type { ClientPool } from './client-pool'
 import { classifyAwsError, isInstanceNotFound, specFieldsOf } from './errors'
 import { launchWithFallback, rememberedUnavailable } from './fallback'
@@ -35,7 +36,7 @@ import { describeOfferedZones } from './offered-zones'
 import { orderOfferings } from './offerings'
 import { resolveLaunch } from './resolve'
 import { toRunInstancesInput } from './run-instances-input'
-import { readCredentials, readUserDataBase64 } from './secrets'
+import { readCredentialsSecret, readUserDataBase64 } from './secrets'
 import {
   type AwsProviderSpec,
   awsProviderSpecSchema,
@@ -55,14 +56,31 @@ export interface AwsActuatorOptions {
 interface Session {
   client: EC2Client
   spec: AwsProviderSpec
+  access: AwsAccess
 }
 
 /** Creates the actuator; it holds no state besides the injected client pool. */
 export function createAwsActuator(options: AwsActuatorOptions): Actuator {
   async function session(ctx: ActuatorContext): Promise<Session> {
     const spec = parseProviderSpec(awsProviderSpecSchema(), ctx.providerSpec)
-    const credentials = await readCredentials(ctx, spec)
-    return { spec, client: options.clients.get(spec.region, credentials) }
+    const access = awsAccessOf(spec, ctx.credentialsSecretRef)
+    return { spec, access, client: await clientOf(ctx, access) }
+  }
+
+  async function clientOf(ctx: ActuatorContext, access: AwsAccess): Promise<EC2Client> {
+    const ref = access.credentialsSecret ? { name: access.credentialsSecret } : undefined
+    return options.clients.get(access.region, await readCredentialsSecret(ctx.secrets, ref))
+  }
+
+  /** The client of exists and delete: from the recorded access when given, else the spec's. */
+  async function reach(ctx: ActuatorContext): Promise<EC2Client> {
+    if (ctx.access) return clientOf(ctx, parseAwsAccess(ctx.access))
+    return (await session(ctx)).client
+  }
+
+  /** A result with the access later exists and delete calls need (access.ts). */
+  function reported(result: ProviderResult, s: Session): ProviderResult {
+    return { ...result, access: awsAccessJson(s.access) }
   }
 
   /**
@@ -155,8 +173,8 @@ export function createAwsActuator(options: AwsActuatorOptions): Actuator {
 
   return {
     async exists(ctx, machine) {
-      const s = await session(ctx)
-      const seen = await observeMachine(s.client, machine, { going: false, signal: ctx.signal })
+      const client = await reach(ctx)
+      const seen = await observeMachine(client, machine, { going: false, signal: ctx.signal })
       return backing(ctx, machine, seen) !== undefined
     },
 
@@ -167,7 +185,7 @@ export function createAwsActuator(options: AwsActuatorOptions): Actuator {
       // the remaining window.
       const seen = await observeMachine(s.client, machine, { going: false, signal: ctx.signal })
       const existing = backing(ctx, machine, seen)
-      if (existing) return adopted(ctx, existing)
+      if (existing) return reported(adopted(ctx, existing), s)
       if (seen.recordedId) {
         // The Machine's instance existed and is gone: a Machine is never re-provisioned (its
         // Node identity died with the instance); its MachineSet replaces it.
@@ -178,7 +196,7 @@ export function createAwsActuator(options: AwsActuatorOptions): Actuator {
         )
       }
       const outcome = await launch(ctx, machine, s)
-      if (outcome.adopted) return adopted(ctx, outcome.instance)
+      if (outcome.adopted) return reported(adopted(ctx, outcome.instance), s)
       const instance = outcome.instance
       if (!isLive(instance)) {
         // The token returned the instance of an earlier launch that has since been terminated;
@@ -189,7 +207,7 @@ export function createAwsActuator(options: AwsActuatorOptions): Actuator {
           { reason: 'InstanceTerminated' },
         )
       }
-      return toProviderResult(instance, ctx.clock.now())
+      return reported(toProviderResult(instance, ctx.clock.now()), s)
     },
 
     async update(ctx, machine) {
@@ -202,19 +220,19 @@ export function createAwsActuator(options: AwsActuatorOptions): Actuator {
           reason: 'InstanceNotFound',
         })
       }
-      return toProviderResult(instance, ctx.clock.now())
+      return reported(toProviderResult(instance, ctx.clock.now()), s)
     },
 
     async delete(ctx, machine) {
-      const s = await session(ctx)
-      const seen = await observeMachine(s.client, machine, { going: true, signal: ctx.signal })
+      const client = await reach(ctx)
+      const seen = await observeMachine(client, machine, { going: true, signal: ctx.signal })
       const all = [...(seen.recorded ? [seen.recorded] : []), ...seen.tagged]
       // Never declare "gone" while a just-launched instance may merely be invisible (throws).
       if (all.length === 0) backing(ctx, machine, seen)
       const toTerminate = [...new Set(all.filter(isLive).map((i) => i.InstanceId ?? ''))]
       const going = all.some((i) => stateOf(i) === 'shutting-down')
       if (toTerminate.length > 0) {
-        await s.client
+        await client
           .send(new TerminateInstancesCommand({ InstanceIds: toTerminate }), {
             abortSignal: ctx.signal,
           })

@@ -40,10 +40,17 @@ export async function readCredentials(
   ctx: Pick<ActuatorContext, 'secrets' | 'credentialsSecretRef'>,
   spec: AwsProviderSpec,
 ): Promise<AwsCredentials | undefined> {
-  const ref = spec.credentialsSecret ?? ctx.credentialsSecretRef
+  return readCredentialsSecret(ctx.secrets, spec.credentialsSecret ?? ctx.credentialsSecretRef)
+}
+
+/** Static credentials from the Secret `ref` names; undefined ref: the SDK's default chain. */
+export async function readCredentialsSecret(
+  secrets: ActuatorContext['secrets'],
+  ref: SecretRef | undefined,
+): Promise<AwsCredentials | undefined> {
   if (!ref) return undefined
   const read = async (key: string) => {
-    const value = await ctx.secrets.readSecret(ref.name, key)
+    const value = await secrets.readSecret(ref.name, key)
     return value === undefined ? undefined : decoder.decode(value).trim()
   }
   const accessKeyId = await read(credentialKeys.accessKeyId)

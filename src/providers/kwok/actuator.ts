@@ -25,6 +25,8 @@ function result(node: ObservedNode, providerID: string): ProviderResult {
     addresses,
     providerStatus: { simulated: true, nodeName: node.name },
     nodeName: node.name,
+    // exists and delete find the Node by the Machine alone: nothing of the spec is needed.
+    access: {},
   }
 }
 

@@ -109,6 +109,8 @@ export interface MachineObservation {
    * compares the Machine's status.builtFrom with. Absent on runs that read no class.
    */
   machineClass?: MachineClass | undefined
+  /** The provider this run called, by name (recorded with the instance's access). */
+  providerName?: string | undefined
   /** Why no provider can act on the Machine (class missing, provider not deployed). */
   providerProblem?: Problem | undefined
   instance: InstanceObservation

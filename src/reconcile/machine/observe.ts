@@ -27,6 +27,7 @@ import type {
 } from './observation'
 import { type MachineProvider, machineProvider } from './provider-context'
 import { resolveProvider } from './provider-resolution'
+import { recordedAccess, refreshingOnStaleAccess } from './recorded-access'
 import { providerAskNeeded } from './settled-wake'
 import { failureStands } from './standing-failure'
 
@@ -48,9 +49,11 @@ export async function observeMachine(
       provider: undefined,
     }
   }
-  const { resolved, classGeneration, machineClass } = await resolveMachineProvider(deps, machine)
-  const provider = 'call' in resolved ? resolved : undefined
   const deleting = Boolean((machine as KubeObject).metadata?.deletionTimestamp)
+  const { resolved, classGeneration, providerName, machineClass } = deleting
+    ? await deletingMachineProvider(deps, machine)
+    : await resolveMachineProvider(deps, machine)
+  const provider = 'call' in resolved ? resolved : undefined
   const failed = !deleting && failureStands(machine, classGeneration)
   const instance: InstanceObservation =
     provider && !failed
@@ -63,6 +66,7 @@ export async function observeMachine(
       machine,
       ...(classGeneration !== undefined ? { classGeneration } : {}),
       ...(machineClass ? { machineClass } : {}),
+      ...(providerName ? { providerName } : {}),
       ...(provider ? {} : { providerProblem: resolved as Problem }),
       instance,
       node,
@@ -74,15 +78,42 @@ export async function observeMachine(
   }
 }
 
-/** The Machine's provider (or why there is none) and the class it read (and its generation). */
+/**
+ * A resolved provider (or why there is none), its name, and the class it read (and its
+ * generation).
+ */
+interface ResolvedProvider {
+  resolved: MachineProvider | Problem
+  classGeneration?: number | undefined
+  providerName?: string | undefined
+  machineClass?: MachineClass | undefined
+}
+
+/**
+ * The provider of a Machine being deleted: called with the access recorded with its instance,
+ * so no MachineClass is read (recorded-access.ts); the class is read fresh only when nothing is
+ * recorded (an instance recorded before access was), or once when the recorded access fails.
+ */
+async function deletingMachineProvider(
+  deps: MachineDeps,
+  machine: Machine,
+): Promise<ResolvedProvider> {
+  const access = recordedAccess(machine)
+  const provider = access && deps.providers.get(access.provider)
+  if (!access || !provider) return resolveMachineProvider(deps, machine)
+  const recorded = machineProvider(deps, machine, provider.actuator, { access: access.facts })
+  const fresh = async () => {
+    const { resolved } = await resolveMachineProvider(deps, machine)
+    return 'call' in resolved ? resolved : undefined
+  }
+  return { resolved: refreshingOnStaleAccess(recorded, fresh), providerName: access.provider }
+}
+
+/** The Machine's provider (or why there is none) and the generation of the class it read. */
 async function resolveMachineProvider(
   deps: MachineDeps,
   machine: Machine,
-): Promise<{
-  resolved: MachineProvider | Problem
-  classGeneration?: number | undefined
-  machineClass?: MachineClass | undefined
-}> {
+): Promise<ResolvedProvider> {
   const classRef = machine.spec.classRef
   const machineClass = classRef
     ? await deps.kube.get<MachineClass>(machineApiTypes.machineClass, {
@@ -101,7 +132,7 @@ async function resolveMachineProvider(
     return { resolved: { reason: 'UnknownProvider', message }, classGeneration, machineClass }
   }
   const resolved = machineProvider(deps, machine, provider.actuator, resolution, machineClass)
-  return { resolved, classGeneration, machineClass }
+  return { resolved, classGeneration, machineClass, providerName: resolution.provider }
 }
 
 /**

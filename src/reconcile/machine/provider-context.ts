@@ -10,7 +10,7 @@
 import type { Machine } from '../../api/v1beta1/machine'
 import type { MachineClass } from '../../api/v1beta1/machine-class'
 import type { KubeObject } from '../../kube/resource'
-import type { Actuator, ActuatorContext, SecretRef } from '../../providers/actuator'
+import type { Actuator, ActuatorContext, JsonObject, SecretRef } from '../../providers/actuator'
 import { namespacedSecretReader } from '../../providers/secret-reader'
 import { classifyProviderError, type ProviderFailure } from '../runtime/classify'
 import { recordEvent } from '../shared/events'
@@ -28,23 +28,28 @@ export interface MachineProvider {
   ): Promise<ProviderCallResult<T>>
 }
 
-/** The provider of `machine`, its calls made with the context of `resolved`. */
+/**
+ * The provider of `machine`, its calls made with the context of `resolved`: the resolved spec,
+ * or the access recorded with the instance (recorded-access.ts).
+ */
 export function machineProvider(
   deps: MachineDeps,
   machine: Machine,
   actuator: Actuator,
-  resolved: {
-    providerSpec: unknown
-    credentialsSecretRef?: SecretRef
-    userDataSecretRef?: SecretRef
-  },
+  resolved:
+    | { providerSpec: unknown; credentialsSecretRef?: SecretRef; userDataSecretRef?: SecretRef }
+    | { access: JsonObject },
   machineClass?: MachineClass,
 ): MachineProvider {
   const namespace = machine.metadata.namespace ?? ''
   const context: Omit<ActuatorContext, 'signal'> = {
-    providerSpec: resolved.providerSpec,
-    credentialsSecretRef: resolved.credentialsSecretRef,
-    userDataSecretRef: resolved.userDataSecretRef,
+    ...('access' in resolved
+      ? { providerSpec: undefined, access: resolved.access }
+      : {
+          providerSpec: resolved.providerSpec,
+          credentialsSecretRef: resolved.credentialsSecretRef,
+          userDataSecretRef: resolved.userDataSecretRef,
+        }),
     secrets: namespacedSecretReader(deps.kube, namespace),
     logger: deps.log,
     events: {

@@ -14,6 +14,7 @@ import { type ConditionInput, setConditions } from '../shared/conditions'
 import type { MachinePlan } from './actions'
 import { currentInstanceNotice, instanceNoticeCondition } from './instance-notice'
 import type { DrainSkipReason, MachineObservation } from './observation'
+import { providerStatusWithAccess } from './recorded-access'
 import { statusChecksCondition } from './status-checks'
 import { builtFromOf, upToDateCondition } from './up-to-date'
 
@@ -258,7 +259,12 @@ export function computeMachineStatus(
           },
         }
       : {}),
-    ...(infra ? { addresses: infra.addresses, providerStatus: infra.providerStatus } : {}),
+    ...(infra
+      ? {
+          addresses: infra.addresses,
+          providerStatus: providerStatusWithAccess(infra, obs.providerName),
+        }
+      : {}),
     ...(kubelet ? { versions: { ...previous.versions, kubelet } } : {}),
     failureReason: plan.failure?.reason ?? null,
     failureMessage: plan.failure?.message ?? null,
