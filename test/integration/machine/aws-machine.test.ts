@@ -3,6 +3,10 @@
  * Machine launches one instance and reaches Provisioned, then Running once a Node with its
  * providerID appears; concurrent reconciles and a reconcile that dies anywhere leave exactly one
  * instance; deletion terminates it; credentials and user data never reach logs, Events or status.
+ * A Machine's deletion uses the access recorded with its instance (status.providerStatus.access:
+ * the region and the credentials Secret's name) instead of reading its MachineClass: a class
+ * deleted first no longer blocks it, and a rotated credentials Secret (the recorded one gone)
+ * has the class read fresh once.
  */
 import { CoreV1Api } from '@kubernetes/client-node'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -32,26 +36,85 @@ function deps(client: KubeClient = kube()): MachineDeps {
   }
 }
 
-function machine(ns: string, name: string) {
+function machine(ns: string, name: string, className = 'standard') {
   return {
     apiVersion: 'machine-api.dev/v1beta1',
     kind: 'Machine',
     metadata: { namespace: ns, name },
-    spec: { classRef: { name: 'standard' }, nodeDeletionTimeout: '10s' },
+    spec: { classRef: { name: className }, nodeDeletionTimeout: '10s' },
   }
+}
+
+/** A client of the same apiserver that counts its MachineClass GETs in `classGets`. */
+function countingClassGets(classGets: { count: number }): KubeClient {
+  return new Proxy(kube(), {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver)
+      if (prop !== 'get' || typeof value !== 'function') return value
+      return (...args: unknown[]) => {
+        if ((args[0] as { kind?: string }).kind === 'MachineClass') classGets.count++
+        return value.apply(target, args)
+      }
+    },
+  })
+}
+
+async function createSecret(name: string, data: Record<string, string>) {
+  await kube().create(coreTypes.secret, {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { namespace: namespace(), name },
+    stringData: data,
+  })
+}
+
+const credentials = { aws_access_key_id: 'AKIAMOTO00000000', aws_secret_access_key: secretKey }
+
+async function createClass(name: string, credentialsSecret: string) {
+  const { credentialsSecret: _ignored, ...spec } = moto().baseSpec
+  await kube().create(machineApiTypes.machineClass, {
+    apiVersion: 'machine-api.dev/v1beta1',
+    kind: 'MachineClass',
+    metadata: { namespace: namespace(), name },
+    spec: {
+      provider: 'aws',
+      providerSpec: spec,
+      credentialsSecretRef: { name: credentialsSecret },
+    },
+  })
+}
+
+/** Creates a Machine of `className`, reconciled once: Provisioned; returns its UID. */
+async function provisioned(name: string, className: string): Promise<string> {
+  const ns = namespace()
+  await kube().create(machineApiTypes.machine, machine(ns, name, className))
+  await reconcileMachine(deps(), { kind: 'Machine', namespace: ns, name })
+  const created = await readMachine(kube(), ns, name)
+  expect(created?.status?.phase).toBe('Provisioned')
+  return created?.metadata.uid ?? ''
+}
+
+/** Deletes the Machine and reconciles it until it is gone; returns the class GETs made. */
+async function deleted(name: string): Promise<number> {
+  const ns = namespace()
+  const classGets = { count: 0 }
+  await kube().delete(machineApiTypes.machine, { namespace: ns, name })
+  for (let pass = 0; pass < 10 && (await readMachine(kube(), ns, name)); pass++) {
+    await reconcileMachine(deps(countingClassGets(classGets)), {
+      kind: 'Machine',
+      namespace: ns,
+      name,
+    })
+  }
+  expect(await readMachine(kube(), ns, name)).toBeUndefined()
+  return classGets.count
 }
 
 beforeAll(async () => {
   const ns = namespace()
-  const secret = (name: string, data: Record<string, string>) =>
-    kube().create(coreTypes.secret, {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { namespace: ns, name },
-      stringData: data,
-    })
-  await secret('aws', { aws_access_key_id: 'AKIAMOTO00000000', aws_secret_access_key: secretKey })
-  await secret('bootstrap', { userData: secretUserData })
+  await createSecret('aws', credentials)
+  await createSecret('bootstrap', { userData: secretUserData })
+  await createSecret('aws-rotated', credentials)
   const { credentialsSecret: _ignored, ...spec } = moto().baseSpec as Record<string, unknown>
   await kube().create(machineApiTypes.machineClass, {
     apiVersion: 'machine-api.dev/v1beta1',
@@ -149,6 +212,39 @@ describe('Machine on the aws provider (moto)', () => {
     const m = await readMachine(kube(), ns, 'crash')
     expect(m?.status?.phase).toBe('Provisioned')
     expect(await moto().tagged(uid)).toHaveLength(1)
+  })
+
+  it('records region and Secret name, and deletes without its MachineClass, even once the class is gone', async () => {
+    await createClass('doomed', 'aws')
+    const uid = await provisioned('orphaned', 'doomed')
+    const machine = await readMachine(kube(), namespace(), 'orphaned')
+    expect(machine?.status?.providerStatus?.access).toEqual({
+      provider: 'aws',
+      facts: { region, credentialsSecret: 'aws' },
+    })
+    expect(JSON.stringify(machine?.status)).not.toContain(secretKey)
+
+    await kube().delete(machineApiTypes.machineClass, { namespace: namespace(), name: 'doomed' })
+    expect(await deleted('orphaned')).toBe(0)
+    expect(await moto().tagged(uid)).toHaveLength(0)
+    expect(await moto().tagged(uid, ['shutting-down', 'terminated'])).toHaveLength(1)
+  })
+
+  it('reads the class fresh once when the recorded credentials Secret is gone (rotated)', async () => {
+    await createSecret('aws-old', credentials)
+    await createClass('rotating', 'aws-old')
+    const uid = await provisioned('rotated', 'rotating')
+    const ns = namespace()
+    await kube().mergePatch(
+      machineApiTypes.machineClass,
+      { namespace: ns, name: 'rotating' },
+      { spec: { credentialsSecretRef: { name: 'aws-rotated' } } },
+    )
+    await kube().delete(coreTypes.secret, { namespace: ns, name: 'aws-old' })
+    const classGets = await deleted('rotated')
+    expect(classGets).toBeGreaterThan(0)
+    expect(await moto().tagged(uid)).toHaveLength(0)
+    expect(await moto().tagged(uid, ['shutting-down', 'terminated'])).toHaveLength(1)
   })
 
   it('never writes credentials or user data to logs, Events or status', async () => {
