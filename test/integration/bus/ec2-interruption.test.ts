@@ -23,7 +23,7 @@ import { createProviderRegistry } from '../../../src/providers/registry'
 import type { MachineObject } from '../../../src/reconcile/machine-set/types'
 import { noticeBody } from '../../harness/ec2-notice-bodies'
 import { uniqueName, waitFor } from '../../harness/kube'
-import { kwokNodeAnnotation } from '../../harness/nodes'
+import { playKubelet } from '../full-stack/aws-kubelet'
 import { startFullStack } from '../full-stack/fixture'
 import { deploymentLabel, isRunningMachine, machinesOf } from '../full-stack/objects'
 import { useMachineTestApi } from '../machine/fixture'
@@ -65,34 +65,6 @@ beforeAll(async () => {
   })
 })
 
-/** Plays the kubelet: registers a kwok-kept Node for every instance, as it boots on EC2. */
-function playKubelet(ns: string): void {
-  const core = api().kc.makeApiClient(CoreV1Api)
-  let stopped = false
-  const loop = (async () => {
-    while (!stopped) {
-      for (const m of await machinesOf(kube(), ns)) {
-        const name = m.status?.addresses?.find((a) => a.type === 'InternalDNS')?.address
-        if (!m.spec?.providerID || !name || m.metadata.deletionTimestamp) continue
-        if (m.status?.nodeRef) continue
-        await core
-          .createNode({
-            body: {
-              metadata: { name, annotations: { [kwokNodeAnnotation]: 'fake' } },
-              spec: { providerID: m.spec.providerID },
-            },
-          })
-          .catch(() => {})
-      }
-      await new Promise((resolve) => setTimeout(resolve, 300))
-    }
-  })()
-  onTestFinished(async () => {
-    stopped = true
-    await loop
-  })
-}
-
 /** Every watch event of `path` from now on, in the apiserver's order. */
 async function recordWatch<T extends KubeObject>(path: string) {
   const events: Array<{ type: string; object: T }> = []
@@ -113,7 +85,7 @@ describe('an EC2 spot interruption of a MachineDeployment Machine (moto EC2 and 
     const ns = namespace()
     const name = 'spot-workers'
     await startFullStack(kube(), ns, createProviderRegistry([moto().provider]))
-    playKubelet(ns)
+    playKubelet(api().kc, kube(), ns)
     const labels = { [deploymentLabel]: name }
     await kube().create(machineApiTypes.machineDeployment, {
       apiVersion: 'machine-api.dev/v1beta1',
