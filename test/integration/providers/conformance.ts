@@ -76,6 +76,26 @@ export function actuatorConformance(name: string, get: () => ConformanceTarget):
       expect(await t.actuator.delete(t.context(), stored)).toEqual({ done: true })
     })
 
+    it('finds and deletes the instance with only the access create reported, no spec', async () => {
+      const t = get()
+      const machine = newMachine()
+      const created = await t.actuator.create(t.context(), machine)
+      expect(created.access).toBeDefined()
+      const stored = recorded(machine, created)
+      // What the Machine controller passes while deleting: no spec, no class refs (recorded-access.ts).
+      const accessOnly = (): ActuatorContext => ({
+        ...t.context(),
+        providerSpec: undefined,
+        credentialsSecretRef: undefined,
+        userDataSecretRef: undefined,
+        access: created.access,
+      })
+      expect(await t.actuator.exists(accessOnly(), stored)).toBe(true)
+      await deleteUntilDone({ actuator: t.actuator, context: accessOnly }, stored)
+      expect(await t.countInstances(machine.metadata.uid)).toBe(0)
+      expect(await t.actuator.exists(accessOnly(), stored)).toBe(false)
+    })
+
     it('creates one instance when create runs twice for one Machine UID (crash before status write)', async () => {
       const t = get()
       const machine = newMachine()
