@@ -78,10 +78,11 @@ export const devInterruptCommand: CliCommand = {
       /^https?:\/\/sqs\.([a-z0-9-]+)\.amazonaws\.com/.exec(queueUrl)?.[1] ??
       'eu-west-1'
     const sqsEndpoint = flags.sqsEndpoint ?? (flags.queueUrl ? undefined : session?.sqsEndpoint)
-    // Loaded here: the rest of the CLI never needs the SQS client or a kube client.
+    // Loaded here: the rest of the CLI never needs the SQS client or a kube client. The SDK comes
+    // through our re-export, which survives bundling (see ec2-notice-sdk.ts).
     const [{ SQSClient }, { loadKubeConfig }, { createKubeClient }, { createHttpTransport }] =
       await Promise.all([
-        import('@aws-sdk/client-sqs'),
+        import('../entry/ec2-notice-sdk'),
         import('../../kube/kube-config'),
         import('../../kube/dynamic-client'),
         import('../../kube/http-transport'),
