@@ -1,5 +1,5 @@
 /**
- * The short, seeded version of `npm run chaos`: every scenario but the full-only ones (capacity) at
+ * The short, seeded version of `npm run chaos`: every scenario but the full-only ones (capacity, drift) at
  * its small size, each on its own
  * control plane (one of them stops its apiserver). Each must inject faults and end with no
  * duplicates, orphans, stuck Machines or lost objects (`n/a` where the scenario has no Machines).
