@@ -143,7 +143,9 @@ describe('kubectl is the UI', () => {
   it('get machines shows the printer columns', async () => {
     await kubectlApply([machine('cols', { providerID: 'test:///cols' })])
     const { stdout } = await kubectl(['get', 'machines', '-n', ns()])
-    expect(stdout.split('\n')[0]).toMatch(/^NAME\s+PHASE\s+NODE\s+ZONE\s+PROVIDERID\s+UPTODATE\s+AGE/)
+    expect(stdout.split('\n')[0]).toMatch(
+      /^NAME\s+PHASE\s+NODE\s+ZONE\s+PROVIDERID\s+UPTODATE\s+AGE/,
+    )
     expect(stdout).toContain('test:///cols')
   })
 
