@@ -59,3 +59,9 @@ export function failedCounts(report: ScenarioReport): string[] {
     (k) => report[k] !== 0 && report[k] !== 'n/a',
   )
 }
+
+/** Seconds since now, to one decimal: the time stamps a scenario's log lines and report carry. */
+export function stopwatch(): () => number {
+  const started = Date.now()
+  return () => Math.round((Date.now() - started) / 100) / 10
+}

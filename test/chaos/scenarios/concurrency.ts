@@ -23,7 +23,12 @@ import { type ChaosEnvironment, startChaosEnvironment } from '../lib/environment
 import { startWebhookChild, type WebhookChild } from '../lib/invalid-webhook'
 import { sweepRepeatedly } from '../lib/jetstream-sweep'
 import { type Random, seededRandom } from '../lib/random'
-import type { Scenario, ScenarioOptions, ScenarioReport } from '../lib/scenario'
+import {
+  type Scenario,
+  type ScenarioOptions,
+  type ScenarioReport,
+  stopwatch,
+} from '../lib/scenario'
 import { type WorkerProcess, workerProcess } from '../lib/worker-process'
 
 const sizes = {
@@ -85,8 +90,7 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
   const size = sizes[options.size]
   const random = seededRandom(options.seed)
   const namespace = uniqueName('chaos-concurrency')
-  const started = Date.now()
-  const since = () => Math.round((Date.now() - started) / 100) / 10
+  const since = stopwatch()
   let env: ChaosEnvironment | undefined
   let world: AwsWorld | undefined
   let nats: NatsServer | undefined

@@ -20,7 +20,12 @@ import { type EventBus, startEventBus } from '../lib/event-bus'
 import { dropShare } from '../lib/event-faults'
 import { groupLabel } from '../lib/machine-ledger'
 import { seededRandom } from '../lib/random'
-import type { Scenario, ScenarioOptions, ScenarioReport } from '../lib/scenario'
+import {
+  type Scenario,
+  type ScenarioOptions,
+  type ScenarioReport,
+  stopwatch,
+} from '../lib/scenario'
 
 const sizes = {
   short: { machines: 3, budget: 1, kills: 1, dropShare: 0.3, sweepSeconds: 4, convergeMs: 150_000 },
@@ -33,8 +38,7 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
   const size = sizes[options.size]
   const random = seededRandom(options.seed)
   const namespace = uniqueName('chaos-drift')
-  const started = Date.now()
-  const since = () => Math.round((Date.now() - started) / 100) / 10
+  const since = stopwatch()
   const fault = dropShare({ random, share: size.dropShare })
   let env: ChaosEnvironment | undefined
   let world: AwsWorld | undefined

@@ -25,7 +25,12 @@ import { createMachineSet, machinesOf, waitForNoMachines, waitForRunning } from 
 import { type ChaosEnvironment, startChaosEnvironment } from '../lib/environment'
 import { type DrainRecorder, recordDrains } from '../lib/interrupt-drains'
 import { seededRandom } from '../lib/random'
-import type { Scenario, ScenarioOptions, ScenarioReport } from '../lib/scenario'
+import {
+  type Scenario,
+  type ScenarioOptions,
+  type ScenarioReport,
+  stopwatch,
+} from '../lib/scenario'
 import { type WorkerProcess, workerProcess } from '../lib/worker-process'
 
 const sizes = {
@@ -43,8 +48,7 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
   const size = sizes[options.size]
   const random = seededRandom(options.seed)
   const namespace = uniqueName('chaos-interrupt')
-  const started = Date.now()
-  const since = () => Math.round((Date.now() - started) / 100) / 10
+  const since = stopwatch()
   let env: ChaosEnvironment | undefined
   let world: AwsWorld | undefined
   let worker: WorkerProcess | undefined
