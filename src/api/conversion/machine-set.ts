@@ -117,7 +117,11 @@ export const machineSetConverter: ConverterOf<Types> = {
       errorReason: status.failureReason,
       errorMessage: status.failureMessage,
     }),
-    data: { conditions: status.conditions, replacement: status.replacement },
+    data: {
+      conditions: status.conditions,
+      replacement: status.replacement,
+      templateClass: status.templateClass,
+    },
   }),
   statusUp: (status, data) =>
     compact({
@@ -127,5 +131,6 @@ export const machineSetConverter: ConverterOf<Types> = {
       failureMessage: status.errorMessage,
       conditions: data.conditions as Types['hubStatus']['conditions'],
       replacement: data.replacement as Types['hubStatus']['replacement'],
+      templateClass: data.templateClass as Types['hubStatus']['templateClass'],
     }),
 }

@@ -100,6 +100,24 @@ export const replacementBackoffSchema = lazySchema(() =>
     ),
 )
 
+/** The template's MachineClass as the set last read it: what its runs use without a GET. */
+export const templateClassRecordSchema = lazySchema(() =>
+  z
+    .object({
+      name: z.string().max(253).describe('The MachineClass the template named.'),
+      zones: z
+        .array(z.string().max(128).describe('A zone, e.g. eu-west-1a.'))
+        .max(64)
+        .optional()
+        .describe(
+          'The zones of that class that could host a new Machine then; new Machines are spread over them.',
+        ),
+    })
+    .describe(
+      "The template's MachineClass as last read (or handed over on its change or a sweep), so that a scale reads no class.",
+    ),
+)
+
 /** The observed state of a MachineSet. */
 export const machineSetStatusSchema = lazySchema(() =>
   hubStatusSchema('MachineSet', {
@@ -108,6 +126,7 @@ export const machineSetStatusSchema = lazySchema(() =>
     failureReason: z.string().max(256).optional().describe('A terminal problem, machine-readable.'),
     failureMessage: z.string().max(10240).optional().describe('A terminal problem, for humans.'),
     replacement: replacementBackoffSchema().optional(),
+    templateClass: templateClassRecordSchema().optional(),
   }),
 )
 

@@ -49,13 +49,16 @@ export async function reconcileMachineSet(
   if (!set || isStalled(set)) return {}
   // Listing the namespace (not just the selector) finds Machines to release and free names.
   const machines = await listMachines(deps.kube, key.namespace ?? '')
-  // The class, when this run was woken by its change or swept (see class-capacity-sync.ts); and
-  // a class this run GETs is read once, by the template facts or the capacity sync.
-  const machineClass = handedClass(set as KubeObject, related)
+  // The class, when this run was woken by its change or swept (see class-capacity-sync.ts); else
+  // the set's record of it, and a GET only where that is not enough (template-class.ts).
   const classes = readOnce(deps.kube)
   const passStart = deps.clock.now()
-  const template = await readTemplateClass(classes, set, { machines, now: passStart })
-  const plan = planMachineSet({ set, machines, now: passStart, ...template }, options)
+  const handed = handedClass(set as KubeObject, related)
+  // A deployment's sets are not node groups of their own: the autoscaler scales the deployment.
+  const nodeGroup = !isDeleting(set) && controllerOf(set)?.kind !== 'MachineDeployment'
+  const observed = { machines, now: passStart, handed, nodeGroup }
+  const template = await readTemplateClass(classes, set, observed)
+  const plan = planMachineSet({ set, machines, now: passStart, ...template.facts }, options)
   const report = await executeMachineSetActions(deps, set, plan.actions)
   await recordMachineSetEvents(deps, set, report)
 
@@ -63,7 +66,7 @@ export async function reconcileMachineSet(
   const expiry = { plan: plan.expiry, allowance: readExpiryAllowance(set.metadata.annotations) }
   const { status, requeueAfterMs } = computeMachineSetStatus(
     set,
-    { owned: plan.owned, replacement: plan.replacement, expiry },
+    { owned: plan.owned, replacement: plan.replacement, expiry, templateClass: template.record },
     now,
   )
   for (const note of expiryEvents(set, plan.expiry, replacementsHeldCondition(expiry))) {
@@ -72,10 +75,10 @@ export async function reconcileMachineSet(
   if (!statusUnchanged(set.status, status)) {
     await writeStatus(deps.kube, type, { observed: set, status })
   }
-  // A deployment's sets are not node groups of their own: the autoscaler scales the deployment.
-  const nodeGroup = !isDeleting(set) && controllerOf(set)?.kind !== 'MachineDeployment'
-  if (nodeGroup)
-    await syncClassCapacity(classes, type, set as KubeObject & typeof set, machineClass)
+  if (nodeGroup) {
+    const group = set as KubeObject & typeof set
+    await syncClassCapacity(classes, type, group, template.machineClass, template.looked)
+  }
   const failure = report.errors[0]
   if (failure) throw failure.error
   const timers = [plan.requeueAfterMs, requeueAfterMs].filter((t): t is number => t !== undefined)

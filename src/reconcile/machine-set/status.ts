@@ -19,6 +19,7 @@ import type { ExpiryPlan } from './expiry'
 import { isFullyLabeled } from './machine-template'
 import { availableSince, isMachineReady } from './readiness'
 import type { ReplacementPlan } from './replacement'
+import type { TemplateClassRecord } from './template-class'
 import { replicaFailureCondition } from './replica-failure'
 import { isDeleting, type MachineObject, type MachineSetObject } from './types'
 
@@ -42,6 +43,8 @@ export interface MachineSetStatusInput {
   replacement?: ReplacementPlan | undefined
   /** The expiry decision of the pass and the allowance it worked under. */
   expiry?: { plan: ExpiryPlan; allowance: ExpiryAllowance } | undefined
+  /** The template's class as this pass saw it; without it the recorded one is kept. */
+  templateClass?: TemplateClassRecord | undefined
 }
 
 /** Computes the status of `set` from what the pass observed and decided, at `now`. */
@@ -93,6 +96,7 @@ export function computeMachineSetStatus(
       replicas: owned.length,
       fullyLabeledReplicas: owned.filter((m) => isFullyLabeled(set, m)).length,
       ...(backoff ? { replacement: backoff } : {}),
+      ...(input.templateClass ? { templateClass: input.templateClass } : {}),
       readyReplicas: ready.length,
       availableReplicas: available,
       selector: selectorToString(set.spec.selector),

@@ -4,9 +4,10 @@
  *
  * The class is not read on every run of the group (a MachineSet runs for each change of each of
  * its Machines): a class's change, its status learning the capacity included, wakes the groups
- * whose template names it and hands them the class (bus event mapping), and so does every sweep;
- * the group GETs it itself only when its own spec changed since its status last said so (created,
- * or its template now names another class), when no class may have been handed yet.
+ * whose template names it and hands them the class (bus event mapping), and so does every sweep.
+ * A MachineDeployment GETs it itself only when its own spec changed since its status last said so
+ * (created, or its template now names another class), when no class may have been handed yet; a
+ * MachineSet when its status has no record of the class its template names (template-class.ts).
  */
 
 import { machineApiTypes } from '../../api/resource-types'
@@ -38,19 +39,21 @@ export function capacityReadDue(group: Pick<NodeGroup, 'metadata' | 'status'>): 
 
 /**
  * Patches `group`'s capacity annotations from `handed` (the class its run was handed) or, when
- * none was handed and capacityReadDue, from the class it reads; else leaves them as they are.
+ * none was handed and `readDue` (by default capacityReadDue), from the class it reads; else
+ * leaves them as they are.
  */
 export async function syncClassCapacity(
   kube: KubeClient,
   type: ResourceType,
   group: NodeGroup,
   handed: MachineClass | undefined,
+  readDue = capacityReadDue(group),
 ): Promise<void> {
   const className = templateClassName(group)
   const namespace = group.metadata.namespace ?? ''
   let machineClass: MachineClass | undefined
   if (className) {
-    if (!handed && !capacityReadDue(group)) return
+    if (!handed && !readDue) return
     machineClass =
       handed ??
       (await kube.get<MachineClass & KubeObject>(machineApiTypes.machineClass, {

@@ -122,4 +122,76 @@ describe('class capacity on node groups', () => {
       counting.kube.close()
     }
   })
+
+  it('scales from its record of the class: zones spread with no class read, the record following a class change', async () => {
+    const namespace = ns()
+    const counting = countingKube(api().kc)
+    const controllers = [machineSetController()]
+    const bus = startInProcessBus({
+      kube: counting.kube,
+      runner: createRunner({ controllers, deps: testDeps(counting.kube) }),
+      reconciled: controllers.map((c) => c.resource),
+      watched: watchedTypes(controllers),
+      mappers: machineApiMappers(controllers.map((c) => c.kind)),
+      timers: realTimers(),
+      log: testDeps(counting.kube).log,
+      namespace,
+      sweepPeriodMs: 600_000,
+    })
+    const offerZones = (offeredZones: string[]) =>
+      admin.mergePatch(
+        t.machineClass,
+        { namespace, name: 'zoned' },
+        { status: { offeredZones } },
+        { subresource: 'status' },
+      )
+    const scale = (replicas: number) =>
+      admin.mergePatch(t.machineSet, { namespace, name: 'zoned' }, { spec: { replicas } })
+    const zonesOfMachines = async () => {
+      const list = await admin.list<KubeObject>(t.machine, { namespace })
+      return list.items
+        .map((m) => (m.spec as { failureDomain?: string } | undefined)?.failureDomain ?? '-')
+        .sort()
+    }
+    const recordedZones = async () => {
+      const set = await admin.get<KubeObject>(t.machineSet, { namespace, name: 'zoned' })
+      return (set?.status as { templateClass?: { zones?: string[] } } | undefined)?.templateClass
+        ?.zones
+    }
+    try {
+      await bus.ready()
+      await admin.create(t.machineClass, kwokMachineClass(namespace, 'zoned'))
+      await offerZones(['a', 'b', 'c'])
+      await admin.create(
+        t.machineSet,
+        kwokMachineSet(namespace, 'zoned', 0, { className: 'zoned' }),
+      )
+      await waitFor('the set records the zones', async () => {
+        return JSON.stringify(await recordedZones()) === '["a","b","c"]'
+      })
+      await bus.queue.idle()
+      const classGets = () => counting.byVerb()['get machineclasses'] ?? 0
+      const beforeScale = classGets()
+
+      await scale(6)
+      await waitFor('6 Machines', async () => (await zonesOfMachines()).length === 6)
+      await bus.queue.idle()
+      expect(await zonesOfMachines()).toEqual(['a', 'a', 'b', 'b', 'c', 'c'])
+      expect(classGets()).toBe(beforeScale)
+
+      // The class's change hands it to the set, which records what it now offers.
+      await offerZones(['c'])
+      await waitFor('the record follows the class', async () => {
+        return JSON.stringify(await recordedZones()) === '["c"]'
+      })
+      await scale(8)
+      await waitFor('8 Machines', async () => (await zonesOfMachines()).length === 8)
+      await bus.queue.idle()
+      expect(await zonesOfMachines()).toEqual(['a', 'a', 'b', 'b', 'c', 'c', 'c', 'c'])
+      expect(classGets()).toBe(beforeScale)
+    } finally {
+      await bus.stop()
+      counting.kube.close()
+    }
+  })
 })
