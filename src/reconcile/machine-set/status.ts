@@ -19,8 +19,8 @@ import type { ExpiryPlan } from './expiry'
 import { isFullyLabeled } from './machine-template'
 import { availableSince, isMachineReady } from './readiness'
 import type { ReplacementPlan } from './replacement'
-import type { TemplateClassRecord } from './template-class'
 import { replicaFailureCondition } from './replica-failure'
+import type { TemplateClassRecord } from './template-class'
 import { isDeleting, type MachineObject, type MachineSetObject } from './types'
 
 /** The status to write and when availability next changes. */
