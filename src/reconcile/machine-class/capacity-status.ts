@@ -109,3 +109,13 @@ export function capacityCurrent(
     known.status !== 'Unknown'
   )
 }
+
+/**
+ * The merge patch that turns `stored` into `whole`: `whole`'s fields, and null for each field
+ * `stored` has and `whole` dropped (a merge patch keeps what it omits, so a capacity, its zones or
+ * an image the class no longer has would otherwise stay). Pure.
+ */
+export function statusPatch(stored: Status | undefined, whole: Status): Record<string, unknown> {
+  const dropped = Object.keys(stored ?? {}).filter((field) => !(field in whole))
+  return { ...Object.fromEntries(dropped.map((field) => [field, null])), ...whole }
+}

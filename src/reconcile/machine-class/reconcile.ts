@@ -24,7 +24,12 @@ import { classContentHash } from '../shared/class-content'
 import { hostableZones } from '../shared/hostable-zones'
 import { statusUnchanged } from '../shared/status-unchanged'
 import { unexpired, untilNextExpiry } from '../shared/unavailable-offerings'
-import { type CapacityOutcome, capacityCurrent, capacityStatus } from './capacity-status'
+import {
+  type CapacityOutcome,
+  capacityCurrent,
+  capacityStatus,
+  statusPatch,
+} from './capacity-status'
 
 /** How long one provider call may take. */
 const callTimeoutMs = 30_000
@@ -164,9 +169,10 @@ export async function reconcileMachineClass(
   }
   // capacityStatus answers the whole status; otherwise the patch goes over the stored one.
   const whole = capacity ? status : { ...machineClass.status, ...status }
-  Object.assign(status, zonesNow(machineClass, whole, now))
-  // A class that stopped following drops its image (null deletes it in a merge patch).
-  const patch = image || !machineClass.status?.image ? status : { ...status, image: null }
+  Object.assign(whole, zonesNow(machineClass, whole, now))
+  // A class that stopped following drops its image.
+  if (!image) delete whole.image
+  const patch = statusPatch(machineClass.status, whole)
   if (!statusUnchanged(machineClass.status, patch)) {
     await writeStatus(deps.kube, type, { observed: machineClass, status: patch })
   }

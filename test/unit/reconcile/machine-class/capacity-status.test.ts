@@ -3,6 +3,7 @@ import {
   CAPACITY_KNOWN,
   capacityCurrent,
   capacityStatus,
+  statusPatch,
 } from '../../../../src/reconcile/machine-class/capacity-status'
 
 const now = new Date('2026-12-03T07:00:00Z')
@@ -49,6 +50,10 @@ describe('capacityStatus', () => {
     )
     expect(after.capacity).toBeUndefined()
     expect(after.conditions?.[0]).toMatchObject({ status: 'False', reason: 'InvalidInstanceType' })
+    // Written as a merge patch, what it dropped must be sent as null or the stored one stays.
+    const patch = statusPatch({ ...before, offeredZones: ['a'], zones: ['a'] }, after)
+    expect(patch).toMatchObject({ capacity: null, nodeInfo: null, offeredZones: null, zones: null })
+    expect(patch.conditions).toEqual(after.conditions)
   })
 
   it('says how to scale from zero when the provider cannot tell', () => {
