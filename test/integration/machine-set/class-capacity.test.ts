@@ -14,6 +14,7 @@ import type { KubeObject } from '../../../src/kube/resource'
 import { kwokProviderSpecSchema } from '../../../src/providers/kwok/spec'
 import { machineDeploymentController } from '../../../src/reconcile/machine-deployment/reconcile'
 import { machineSetController } from '../../../src/reconcile/machine-set/reconcile'
+import type { Controller } from '../../../src/reconcile/runtime/controller'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
 import { CAPACITY_PREFIX } from '../../../src/reconcile/shared/class-capacity'
 import { realTimers } from '../../../src/timers'
@@ -62,22 +63,29 @@ async function cpuOf(namespace: string, type: typeof t.machineSet, name: string)
   return group?.metadata?.annotations?.[`${CAPACITY_PREFIX}cpu`]
 }
 
+/** `controllers` on the in-process bus over `kube`, with no sweep during the test. */
+function startGroups(kube: KubeClient, namespace: string, controllers: Controller[]) {
+  return startInProcessBus({
+    kube,
+    runner: createRunner({ controllers, deps: testDeps(kube) }),
+    reconciled: controllers.map((c) => c.resource),
+    watched: watchedTypes(controllers),
+    mappers: machineApiMappers(controllers.map((c) => c.kind)),
+    timers: realTimers(),
+    log: testDeps(kube).log,
+    namespace,
+    sweepPeriodMs: 600_000,
+  })
+}
+
 describe('class capacity on node groups', () => {
   it('follows a class change handed over by its watch event, reading the class only at create', async () => {
     const namespace = ns()
     const counting = countingKube(api().kc)
-    const controllers = [machineSetController(), machineDeploymentController()]
-    const bus = startInProcessBus({
-      kube: counting.kube,
-      runner: createRunner({ controllers, deps: testDeps(counting.kube) }),
-      reconciled: controllers.map((c) => c.resource),
-      watched: watchedTypes(controllers),
-      mappers: machineApiMappers(controllers.map((c) => c.kind)),
-      timers: realTimers(),
-      log: testDeps(counting.kube).log,
-      namespace,
-      sweepPeriodMs: 600_000,
-    })
+    const bus = startGroups(counting.kube, namespace, [
+      machineSetController(),
+      machineDeploymentController(),
+    ])
     try {
       await bus.ready()
       await admin.create(t.machineClass, kwokMachineClass(namespace, 'kwok'))
@@ -126,18 +134,7 @@ describe('class capacity on node groups', () => {
   it('scales from its record of the class: zones spread with no class read, the record following a class change', async () => {
     const namespace = ns()
     const counting = countingKube(api().kc)
-    const controllers = [machineSetController()]
-    const bus = startInProcessBus({
-      kube: counting.kube,
-      runner: createRunner({ controllers, deps: testDeps(counting.kube) }),
-      reconciled: controllers.map((c) => c.resource),
-      watched: watchedTypes(controllers),
-      mappers: machineApiMappers(controllers.map((c) => c.kind)),
-      timers: realTimers(),
-      log: testDeps(counting.kube).log,
-      namespace,
-      sweepPeriodMs: 600_000,
-    })
+    const bus = startGroups(counting.kube, namespace, [machineSetController()])
     const offerZones = (offeredZones: string[]) =>
       admin.mergePatch(
         t.machineClass,
