@@ -11,7 +11,8 @@
  *
  * ReplacementsHeld is True while a disruption budget holds a replacement back: the rollout (this
  * pass would have scaled further without the budget) or a set's expired Machines (rolled up from
- * the sets' own ReplacementsHeld), naming the budget and when its window changes.
+ * the sets' own ReplacementsHeld), naming the budget and when its window changes. Progressing
+ * then reads True (ReplacementsHeld), and the progress deadline counts from the hold's end.
  *
  * ReplicaFailure is rolled up from the sets: True while any set reports Failed Machines, quoting
  * the set with the most (its message names the failure and what to fix), so `kubectl describe
@@ -78,7 +79,16 @@ export function computeDeploymentStatus(
     (current.spec.replicas ?? 0) === desired
 
   const { maxUnavailable } = rolloutBounds(md, desired)
-  const deadline = Date.parse(lastProgress) + (md.spec.progressDeadlineSeconds ?? 600) * 1000
+  // A wait for a disruption budget is chosen, like a pause: it is no lack of progress, and the
+  // deadline counts again from its end (the held condition's transition), not from before it.
+  const held = replacementsHeld(md, sets, input.disruption)
+  const heldBefore = previous?.conditions?.find((c) => c.type === 'ReplacementsHeld')
+  const heldEnded =
+    heldBefore?.status === 'True'
+      ? now.getTime()
+      : Date.parse(heldBefore?.lastTransitionTime ?? '') || 0
+  const since = Math.max(Date.parse(lastProgress), held.status === 'True' ? 0 : heldEnded)
+  const deadline = since + (md.spec.progressDeadlineSeconds ?? 600) * 1000
   const summary = `${counters.updatedReplicas} of ${desired} Machines updated, ${counters.availableReplicas} available`
   const name = current?.metadata.name ?? input.current?.metadata.name ?? '(none)'
   let progressing: ConditionInput
@@ -91,6 +101,14 @@ export function computeDeploymentStatus(
       'True',
       'NewMachineSetAvailable',
       `MachineSet ${name} is complete: ${summary}`,
+    )
+  } else if (held.status === 'True') {
+    // No deadline timer: the budget's window change wakes the deployment (plan.ts).
+    progressing = cond(
+      'Progressing',
+      'True',
+      'ReplacementsHeld',
+      `MachineSet ${name} waits for a disruption budget (see ReplacementsHeld): ${summary}`,
     )
   } else if (now.getTime() >= deadline) {
     progressing = cond(
@@ -130,7 +148,7 @@ export function computeDeploymentStatus(
       ? cond('Paused', 'True', 'Paused', `${pausedBy(md)}: template changes are not rolled out`)
       : cond('Paused', 'False', 'NotPaused', 'Template changes are rolled out'),
     replicaFailure(sets),
-    replacementsHeld(md, sets, input.disruption),
+    held,
   ]
   const generation = md.metadata.generation
   const status: Status = {

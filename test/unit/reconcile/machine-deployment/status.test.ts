@@ -78,6 +78,67 @@ describe('computeDeploymentStatus', () => {
     expect(moving.status.lastProgressTime).toBe(later(62).toISOString())
   })
 
+  it('a replacement held by a disruption budget is no lack of progress; the deadline restarts when the hold ends', () => {
+    const md = deployment(3, 'b', { progressDeadlineSeconds: 60 })
+    // The current set keeps one expired Machine above replicas: its replacement waits for a budget.
+    const holding = setFor('b', 2, 3, 4, 3)
+    holding.status = {
+      ...holding.status,
+      conditions: [
+        {
+          type: 'ReplacementsHeld',
+          status: 'True',
+          reason: 'DisruptionBudget',
+          message: 'Expiry replacements held: spec.disruption.budgets[0] (0 Machines)',
+          lastTransitionTime: now.toISOString(),
+        },
+      ],
+    }
+    const input = { current: holding, progressed: false }
+    const first = computeDeploymentStatus(md, [holding], input, now)
+    const longAfter = computeDeploymentStatus(
+      { ...md, status: first.status },
+      [holding],
+      input,
+      later(3600),
+    )
+    expect(condition(longAfter.status, 'Progressing')).toMatchObject({
+      status: 'True',
+      reason: 'ReplacementsHeld',
+    })
+    expect(longAfter.requeueAfterMs).toBeUndefined()
+
+    // The budget lets it go: the set's condition turns False with nothing else moved yet.
+    const released = setFor('b', 2, 3, 4, 3)
+    released.status = {
+      ...released.status,
+      conditions: [
+        {
+          type: 'ReplacementsHeld',
+          status: 'False',
+          reason: 'NotHeld',
+          message: 'none',
+          lastTransitionTime: later(3600).toISOString(),
+        },
+      ],
+    }
+    const atRelease = computeDeploymentStatus(
+      { ...md, status: longAfter.status },
+      [released],
+      { current: released, progressed: false },
+      later(3601),
+    )
+    expect(condition(atRelease.status, 'Progressing')?.reason).toBe('MachineSetUpdated')
+    expect(atRelease.requeueAfterMs).toBe(60_000)
+    const stuck = computeDeploymentStatus(
+      { ...md, status: atRelease.status },
+      [released],
+      { current: released, progressed: false },
+      later(3662),
+    )
+    expect(condition(stuck.status, 'Progressing')?.reason).toBe('ProgressDeadlineExceeded')
+  })
+
   it('is Available while at least replicas - maxUnavailable Machines are', () => {
     const md = deployment(4, 'a', {
       strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: '25%' } },
