@@ -9,6 +9,26 @@ const condition = (status: { conditions?: Array<{ type: string }> }, type: strin
     | { status: string; reason: string; message: string }
     | undefined
 
+/** The current set with one expired Machine above replicas, its replacement held or not. */
+function expiringSet(held: 'True' | 'False', since: Date): MachineSetObject {
+  const set = setFor('b', 2, 3, 4, 3)
+  const reason = held === 'True' ? 'DisruptionBudget' : 'NotHeld'
+  const message = held === 'True' ? 'Expiry replacements held by a budget of 0' : 'not held'
+  set.status = {
+    ...set.status,
+    conditions: [
+      {
+        type: 'ReplacementsHeld',
+        status: held,
+        reason,
+        message,
+        lastTransitionTime: since.toISOString(),
+      },
+    ],
+  }
+  return set
+}
+
 describe('computeDeploymentStatus', () => {
   it.each<
     [string, ReturnType<typeof deployment>, MachineSetObject[], string, Record<string, unknown>]
@@ -80,20 +100,7 @@ describe('computeDeploymentStatus', () => {
 
   it('a replacement held by a disruption budget is no lack of progress; the deadline restarts when the hold ends', () => {
     const md = deployment(3, 'b', { progressDeadlineSeconds: 60 })
-    // The current set keeps one expired Machine above replicas: its replacement waits for a budget.
-    const holding = setFor('b', 2, 3, 4, 3)
-    holding.status = {
-      ...holding.status,
-      conditions: [
-        {
-          type: 'ReplacementsHeld',
-          status: 'True',
-          reason: 'DisruptionBudget',
-          message: 'Expiry replacements held: spec.disruption.budgets[0] (0 Machines)',
-          lastTransitionTime: now.toISOString(),
-        },
-      ],
-    }
+    const holding = expiringSet('True', now)
     const input = { current: holding, progressed: false }
     const first = computeDeploymentStatus(md, [holding], input, now)
     const longAfter = computeDeploymentStatus(
@@ -109,19 +116,7 @@ describe('computeDeploymentStatus', () => {
     expect(longAfter.requeueAfterMs).toBeUndefined()
 
     // The budget lets it go: the set's condition turns False with nothing else moved yet.
-    const released = setFor('b', 2, 3, 4, 3)
-    released.status = {
-      ...released.status,
-      conditions: [
-        {
-          type: 'ReplacementsHeld',
-          status: 'False',
-          reason: 'NotHeld',
-          message: 'none',
-          lastTransitionTime: later(3600).toISOString(),
-        },
-      ],
-    }
+    const released = expiringSet('False', later(3600))
     const atRelease = computeDeploymentStatus(
       { ...md, status: longAfter.status },
       [released],
