@@ -17,7 +17,11 @@ for (const file of process.argv.slice(2)) {
     const where = relative(process.cwd(), suite.name ?? '')
     const failedTests = (suite.assertionResults ?? []).filter((t) => t.status === 'failed')
     for (const test of failedTests) {
-      const why = String(test.failureMessages?.[0] ?? '').split('\n')[0]
+      const first = String(test.failureMessages?.[0] ?? '').split('\n')[0]
+      // vitest's JSON reports a test timeout as this placeholder, without the timeout.
+      const why = first.includes('STACK_TRACE_ERROR')
+        ? `timed out after ${Math.round(test.duration ?? 0)} ms`
+        : first
       failures.push(`FAILED ${where} > ${test.fullName}: ${why.slice(0, 300)}`)
     }
     // A file that failed outside any test (an import, a hook) has no failed assertion to name.

@@ -16,6 +16,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs'
 import { Counter, type Registry } from 'prom-client'
+import { deadlineSignal } from '../../deadline-signal'
 import { errorMessage } from '../../errors'
 import { type HandleDeps, handleMessages } from './handle-message'
 
@@ -89,9 +90,9 @@ async function handleAndDelete(
   stop: AbortSignal,
 ): Promise<void> {
   if (messages.length === 0) return
-  const signal = AbortSignal.any([stop, AbortSignal.timeout(options.messageTimeoutMs ?? 30_000)])
+  const deadline = deadlineSignal(options.messageTimeoutMs ?? 30_000, stop)
   const received = messages.map((m) => ({ id: m.MessageId ?? '', body: m.Body ?? '' }))
-  const done = await handleMessages(deps, received, signal)
+  const done = await handleMessages(deps, received, deadline.signal).finally(deadline.clear)
   await Promise.all(
     messages.map(async (message, i) => {
       if (!done[i] || !message.ReceiptHandle) return

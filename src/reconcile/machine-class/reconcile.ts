@@ -12,6 +12,7 @@
  */
 import { machineApiTypes } from '../../api/resource-types'
 import type { MachineClass } from '../../api/v1beta1/machine-class'
+import { deadlineSignal } from '../../deadline-signal'
 import { PermanentError, TransientError } from '../../errors'
 import type { ObjectKey } from '../../kube/object-key'
 import type { KubeObject } from '../../kube/resource'
@@ -36,16 +37,25 @@ const callTimeoutMs = 30_000
 
 type ClassObject = MachineClass & KubeObject & { metadata: { generation?: number } }
 
-/** What a provider call about the class needs: its spec, credentials and a deadline. */
-function classRequest(deps: ReconcileDeps, machineClass: ClassObject): CapacityRequest {
-  return {
-    providerSpec: machineClass.spec.providerSpec,
-    credentialsSecretRef: machineClass.spec.credentialsSecretRef,
-    secrets: namespacedSecretReader(deps.kube, machineClass.metadata.namespace ?? ''),
-    // The reconcile's own deadline too, so an abandoned reconcile stops asking.
-    signal: deps.signal
-      ? AbortSignal.any([deps.signal, AbortSignal.timeout(callTimeoutMs)])
-      : AbortSignal.timeout(callTimeoutMs),
+/**
+ * Runs `ask` with what a provider call about the class needs: its spec, credentials and a
+ * deadline, which the reconcile's own deadline also ends, so an abandoned reconcile stops asking.
+ */
+async function askAboutClass<T>(
+  deps: ReconcileDeps,
+  machineClass: ClassObject,
+  ask: (request: CapacityRequest) => Promise<T>,
+): Promise<T> {
+  const deadline = deadlineSignal(callTimeoutMs, deps.signal)
+  try {
+    return await ask({
+      providerSpec: machineClass.spec.providerSpec,
+      credentialsSecretRef: machineClass.spec.credentialsSecretRef,
+      secrets: namespacedSecretReader(deps.kube, machineClass.metadata.namespace ?? ''),
+      signal: deadline.signal,
+    })
+  } finally {
+    deadline.clear()
   }
 }
 
@@ -62,9 +72,12 @@ async function askProvider(
       message: `unknown provider "${machineClass.spec.provider}" (this deployment has: ${providers.names().join(', ') || 'none'})`,
     }
   }
-  if (!provider.capacity) return { type: 'unsupported', provider: provider.name }
+  const { capacity } = provider
+  if (!capacity) return { type: 'unsupported', provider: provider.name }
   try {
-    const result = await provider.capacity(classRequest(deps, machineClass))
+    const result = await askAboutClass(deps, machineClass, (request) =>
+      capacity.call(provider, request),
+    )
     return { type: 'known', result }
   } catch (error) {
     if (error instanceof PermanentError) {
@@ -92,9 +105,12 @@ async function followedImage(
   machineClass: ClassObject,
 ): Promise<ImageOutcome> {
   const provider = providers.get(machineClass.spec.provider)
-  if (!provider?.followedImage) return { type: 'none' }
+  const follow = provider?.followedImage
+  if (!follow) return { type: 'none' }
   try {
-    const image = await provider.followedImage(classRequest(deps, machineClass))
+    const image = await askAboutClass(deps, machineClass, (request) =>
+      follow.call(provider, request),
+    )
     return image ? { type: 'known', image } : { type: 'none' }
   } catch (error) {
     if (error instanceof PermanentError || error instanceof TransientError) {

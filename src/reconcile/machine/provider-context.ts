@@ -9,6 +9,7 @@
  */
 import type { Machine } from '../../api/v1beta1/machine'
 import type { MachineClass } from '../../api/v1beta1/machine-class'
+import { type DeadlineSignal, deadlineSignal } from '../../deadline-signal'
 import type { KubeObject } from '../../kube/resource'
 import type { Actuator, ActuatorContext, JsonObject, SecretRef } from '../../providers/actuator'
 import { namespacedSecretReader } from '../../providers/secret-reader'
@@ -64,10 +65,13 @@ export function machineProvider(
   }
   return {
     async call(use) {
+      const deadline = callSignal(deps)
       try {
-        return { ok: true, value: await use(actuator, { ...context, signal: callSignal(deps) }) }
+        return { ok: true, value: await use(actuator, { ...context, signal: deadline.signal }) }
       } catch (error) {
         return { ok: false, failure: classifyProviderError(error) }
+      } finally {
+        deadline.clear()
       }
     },
   }
@@ -79,7 +83,6 @@ export function machineProvider(
  */
 export function callSignal(
   deps: Pick<MachineDeps, 'signal' | 'providerCallTimeoutMs'>,
-): AbortSignal {
-  const timeout = AbortSignal.timeout(deps.providerCallTimeoutMs ?? defaultProviderCallTimeoutMs)
-  return deps.signal ? AbortSignal.any([deps.signal, timeout]) : timeout
+): DeadlineSignal {
+  return deadlineSignal(deps.providerCallTimeoutMs ?? defaultProviderCallTimeoutMs, deps.signal)
 }

@@ -10,7 +10,7 @@ function aborted(signal: AbortSignal): Promise<unknown> {
 describe('callSignal', () => {
   it('aborts a call when the runner abandons the reconcile', async () => {
     const reconcile = new AbortController()
-    const signal = callSignal({ signal: reconcile.signal, providerCallTimeoutMs: 60_000 })
+    const { signal } = callSignal({ signal: reconcile.signal, providerCallTimeoutMs: 60_000 })
     expect(signal.aborted).toBe(false)
     reconcile.abort(new Error('deadline'))
     expect(await aborted(signal)).toEqual(new Error('deadline'))
@@ -19,15 +19,17 @@ describe('callSignal', () => {
   it("starts each call's timeout at that call: a later call is not aborted by an earlier one's", async () => {
     const reconcile = new AbortController()
     const deps = { signal: reconcile.signal, providerCallTimeoutMs: 1 }
-    const first = callSignal(deps)
+    const first = callSignal(deps).signal
     await aborted(first)
-    const second = callSignal(deps)
+    const second = callSignal(deps).signal
     expect(second.aborted).toBe(false)
     expect(reconcile.signal.aborted).toBe(false)
     await aborted(second)
   })
 
   it('times a call out without a runner signal too', async () => {
-    expect(await aborted(callSignal({ providerCallTimeoutMs: 1 }))).toBeInstanceOf(DOMException)
+    expect(await aborted(callSignal({ providerCallTimeoutMs: 1 }).signal)).toBeInstanceOf(
+      DOMException,
+    )
   })
 })
