@@ -71,8 +71,8 @@ export function templateClassSource(run: {
 }
 
 /**
- * The template's class facts: from `handed` (the class the run was handed) if any, else from the
- * set's record when it names the same class and no Machine is Failed, else from a GET.
+ * The template's class facts, from where templateClassSource says: the class the run was handed,
+ * the set's record, a GET, or nowhere when no decision of this run needs the class.
  */
 export async function readTemplateClass(
   kube: KubeClient,
