@@ -46,7 +46,7 @@ async function scaleAndWait(to: number): Promise<void> {
 }
 
 describe('MachineClass reads over a Machine lifecycle', () => {
-  it('reads the class once per Machine created, and the set reads it only when created', async () => {
+  it('reads the class about once per Machine created, not in every run of a Machine or its set', async () => {
     const controllers = countingKube(api().kc)
     await startFullStack(controllers.kube, ns())
     await kube.create(machineApiTypes.machineClass, kwokMachineClass(ns(), 'kwok'))

@@ -117,20 +117,17 @@ describe('computeDeploymentStatus', () => {
 
     // The budget lets it go: the set's condition turns False with nothing else moved yet.
     const released = expiringSet('False', later(3600))
-    const atRelease = computeDeploymentStatus(
-      { ...md, status: longAfter.status },
-      [released],
-      { current: released, progressed: false },
-      later(3601),
-    )
+    const passAfterRelease = (status: typeof md.status, seconds: number) =>
+      computeDeploymentStatus(
+        { ...md, status },
+        [released],
+        { current: released, progressed: false },
+        later(seconds),
+      )
+    const atRelease = passAfterRelease(longAfter.status, 3601)
     expect(condition(atRelease.status, 'Progressing')?.reason).toBe('MachineSetUpdated')
     expect(atRelease.requeueAfterMs).toBe(60_000)
-    const stuck = computeDeploymentStatus(
-      { ...md, status: atRelease.status },
-      [released],
-      { current: released, progressed: false },
-      later(3662),
-    )
+    const stuck = passAfterRelease(atRelease.status, 3662)
     expect(condition(stuck.status, 'Progressing')?.reason).toBe('ProgressDeadlineExceeded')
   })
 
