@@ -7,6 +7,7 @@ import {
   type DescribeInstancesCommandInput,
   type EC2Client,
   type Instance,
+  type Reservation,
 } from '@aws-sdk/client-ec2'
 import type { ActuatorMachine } from '../actuator'
 import { NotFoundError } from '../errors'
@@ -15,13 +16,13 @@ import { goingStates, liveStates } from './instance'
 import { parseAwsProviderID } from './provider-id'
 import { tagKeys } from './tags'
 
-/** Every instance matching `input`, all pages; EC2 errors come back classified. */
-export async function describeInstances(
+/** Every reservation matching `input`, all pages; EC2 errors come back classified. */
+export async function describeReservations(
   client: EC2Client,
   input: DescribeInstancesCommandInput,
   signal: AbortSignal,
-): Promise<Instance[]> {
-  const instances: Instance[] = []
+): Promise<Reservation[]> {
+  const reservations: Reservation[] = []
   let token: string | undefined
   do {
     const out = await client
@@ -29,11 +30,20 @@ export async function describeInstances(
       .catch((error: unknown) => {
         throw classifyAwsError(error, 'DescribeInstances')
       })
-    for (const reservation of out.Reservations ?? [])
-      instances.push(...(reservation.Instances ?? []))
+    reservations.push(...(out.Reservations ?? []))
     token = out.NextToken
   } while (token)
-  return instances
+  return reservations
+}
+
+/** Every instance matching `input`, all pages; EC2 errors come back classified. */
+export async function describeInstances(
+  client: EC2Client,
+  input: DescribeInstancesCommandInput,
+  signal: AbortSignal,
+): Promise<Instance[]> {
+  const reservations = await describeReservations(client, input, signal)
+  return reservations.flatMap((reservation) => reservation.Instances ?? [])
 }
 
 /** The instance id a Machine recorded (providerID, else providerStatus.instanceId). */
