@@ -30,6 +30,8 @@ export interface InstanceNotice {
   time: string
   /** When the instance is expected to go (ISO 8601), when the notice gives one. */
   deadline?: string | undefined
+  /** When a scheduled change's window ends (ISO 8601), when AWS Health gives one. */
+  windowEnd?: string | undefined
   /** The event's own words: the spot action, the instance state, the Health event type. */
   detail?: string | undefined
 }
@@ -58,6 +60,7 @@ function isInstanceNotice(value: unknown): value is InstanceNotice {
     typeof v.time === 'string' &&
     !Number.isNaN(Date.parse(v.time)) &&
     optional(v.deadline) &&
+    optional(v.windowEnd) &&
     optional(v.detail)
   )
 }
@@ -68,16 +71,42 @@ export function formatInstanceNotice(notice: InstanceNotice): string {
 }
 
 /**
- * Whether `incoming` replaces `recorded`: a notice about another instance when it is newer, else
- * a more serious one, else a later one of the same seriousness. A duplicate, a late lesser
- * notice (a rebalance recommendation after the interruption) or an older one changes nothing.
+ * How long a notice counts past the moment it warned of (a spot interruption's two minutes, the
+ * end of a maintenance window, else its start; a stop or termination's own time). An instance
+ * still there by then survived it: the notice is history, and a later deletion drains as usual.
+ * Long enough for EC2 to act late (its warnings are best effort, and a window's work can run on).
+ */
+export const noticeGraceMs = 15 * 60_000
+
+/**
+ * When `notice` stops counting (ms since the epoch), or undefined while it names no moment (a
+ * rebalance recommendation, a Health event without a start): such a notice counts until the
+ * instance it names is replaced.
+ */
+export function noticeExpiresAtMs(notice: InstanceNotice): number | undefined {
+  const moment =
+    notice.reason === 'InstanceStopping' || notice.reason === 'InstanceTerminated'
+      ? (notice.deadline ?? notice.time)
+      : (notice.windowEnd ?? notice.deadline)
+  const ms = moment ? Date.parse(moment) : Number.NaN
+  return Number.isNaN(ms) ? undefined : ms + noticeGraceMs
+}
+
+/**
+ * Whether `incoming` replaces `recorded` at `now`: any newer notice once the recorded one has
+ * expired, else a notice about another instance when it is newer, else a more serious one, else a
+ * later one of the same seriousness. A duplicate, a late lesser notice (a rebalance recommendation
+ * after the interruption) or an older one changes nothing.
  */
 export function supersedes(
   incoming: InstanceNotice,
   recorded: InstanceNotice | undefined,
+  now: Date,
 ): boolean {
   if (!recorded) return true
   const newer = Date.parse(incoming.time) > Date.parse(recorded.time)
+  const expiresAt = noticeExpiresAtMs(recorded)
+  if (expiresAt !== undefined && now.getTime() >= expiresAt) return newer
   if (incoming.instanceId !== recorded.instanceId) return newer
   const rank = (n: InstanceNotice) => noticeReasons.indexOf(n.reason)
   if (rank(incoming) !== rank(recorded)) return rank(incoming) > rank(recorded)

@@ -7,9 +7,12 @@
 import { z } from 'zod'
 import type { InstanceNotice, NoticeReason } from '../../api/instance-notice'
 
+// `source`, `account` and `region` are read as given and checked against what the event can be
+// about (notice-trust.ts): a mismatch is a forged or misrouted event, not an unreadable one.
 const envelope = {
   version: z.string(),
   id: z.string().min(1),
+  source: z.string(),
   account: z.string().optional(),
   time: z.iso.datetime(),
   region: z.string().optional(),
@@ -20,7 +23,6 @@ const instanceId = z.string().regex(/^i-[0-9a-f]{8,17}$/)
 /** detail-type "EC2 Spot Instance Interruption Warning": two minutes before the action. */
 const spotInterruption = z.object({
   ...envelope,
-  source: z.literal('aws.ec2'),
   'detail-type': z.literal('EC2 Spot Instance Interruption Warning'),
   detail: z.object({ 'instance-id': instanceId, 'instance-action': z.string() }),
 })
@@ -28,7 +30,6 @@ const spotInterruption = z.object({
 /** detail-type "EC2 Instance Rebalance Recommendation": elevated risk of interruption. */
 const rebalance = z.object({
   ...envelope,
-  source: z.literal('aws.ec2'),
   'detail-type': z.literal('EC2 Instance Rebalance Recommendation'),
   detail: z.object({ 'instance-id': instanceId }),
 })
@@ -36,7 +37,6 @@ const rebalance = z.object({
 /** detail-type "EC2 Instance State-change Notification". */
 const stateChange = z.object({
   ...envelope,
-  source: z.literal('aws.ec2'),
   'detail-type': z.literal('EC2 Instance State-change Notification'),
   detail: z.object({ 'instance-id': instanceId, state: z.string() }),
 })
@@ -44,7 +44,6 @@ const stateChange = z.object({
 /** detail-type "AWS Health Event" (source aws.health): scheduled changes carry start times. */
 const healthEvent = z.object({
   ...envelope,
-  source: z.literal('aws.health'),
   'detail-type': z.literal('AWS Health Event'),
   detail: z.object({
     service: z.string(),
@@ -52,6 +51,9 @@ const healthEvent = z.object({
     eventTypeCategory: z.string(),
     /** RFC 1123 in the documented samples ("Sat, 05 Feb 2023 03:00:00 GMT"). */
     startTime: z.string().optional(),
+    endTime: z.string().optional(),
+    /** `open`, `upcoming` or `closed`: a closed event withdraws what the open one said. */
+    statusCode: z.string().optional(),
     affectedEntities: z.array(z.object({ entityValue: z.string() })).optional(),
   }),
 })
@@ -63,10 +65,24 @@ const eventBridgeEvent = z.discriminatedUnion('detail-type', [
   healthEvent,
 ])
 
+/** Where an event says it comes from, as written on it (checked by notice-trust.ts). */
+export interface NoticeOrigin {
+  source: string
+  /** The source the event's detail-type is documented with: aws.ec2, or aws.health. */
+  expectedSource: string
+  account?: string | undefined
+  region?: string | undefined
+}
+
 /** What one queue message says. */
 export type ParsedMessage =
   /** One notice per instance the event names. */
-  | { type: 'notices'; notices: InstanceNotice[] }
+  | { type: 'notices'; origin: NoticeOrigin; notices: InstanceNotice[] }
+  /**
+   * An AWS Health event closed: the scheduled change it announced (`detail`, the event type code)
+   * no longer applies to these instances.
+   */
+  | { type: 'closed'; origin: NoticeOrigin; instanceIds: string[]; detail: string }
   /** A well-formed event with nothing to record; `reason` for the metric label and the log. */
   | { type: 'ignored'; reason: string }
   /** Not JSON or not one of the documented events; `problem` names the first bad field, never a value. */
@@ -97,36 +113,42 @@ export function parseEc2Notice(body: string): ParsedMessage {
   }
   const event = parsed.data
   const base = { eventId: event.id, time: new Date(event.time).toISOString() }
+  const ec2Origin = originOf(event, 'aws.ec2')
+  const one = (notice: InstanceNotice): ParsedMessage => ({
+    type: 'notices',
+    origin: ec2Origin,
+    notices: [notice],
+  })
   switch (event['detail-type']) {
     case 'EC2 Spot Instance Interruption Warning': {
       const deadline = new Date(Date.parse(event.time) + spotWarningMs).toISOString()
       const id = event.detail['instance-id']
       const detail = `action ${event.detail['instance-action']}`
-      return {
-        type: 'notices',
-        notices: [{ ...base, reason: 'SpotInterruption', instanceId: id, deadline, detail }],
-      }
+      return one({ ...base, reason: 'SpotInterruption', instanceId: id, deadline, detail })
     }
     case 'EC2 Instance Rebalance Recommendation':
-      return {
-        type: 'notices',
-        notices: [
-          { ...base, reason: 'RebalanceRecommended', instanceId: event.detail['instance-id'] },
-        ],
-      }
+      return one({
+        ...base,
+        reason: 'RebalanceRecommended',
+        instanceId: event.detail['instance-id'],
+      })
     case 'EC2 Instance State-change Notification': {
       const state = event.detail.state
       const reason = stoppingStates[state]
       if (!reason) return { type: 'ignored', reason: 'state-not-stopping' }
       const id = event.detail['instance-id']
-      return {
-        type: 'notices',
-        notices: [{ ...base, reason, instanceId: id, detail: `state ${state}` }],
-      }
+      return one({ ...base, reason, instanceId: id, detail: `state ${state}` })
     }
     case 'AWS Health Event':
       return healthNotices(event, base)
   }
+}
+
+function originOf(
+  event: { source: string; account?: string | undefined; region?: string | undefined },
+  expectedSource: string,
+): NoticeOrigin {
+  return { source: event.source, expectedSource, account: event.account, region: event.region }
 }
 
 function healthNotices(
@@ -136,20 +158,31 @@ function healthNotices(
   const { detail } = event
   if (detail.service !== 'EC2' || detail.eventTypeCategory !== 'scheduledChange')
     return { type: 'ignored', reason: 'health-not-ec2-scheduled' }
-  const start = detail.startTime ? Date.parse(detail.startTime) : Number.NaN
-  const deadline = Number.isNaN(start) ? {} : { deadline: new Date(start).toISOString() }
   // The affected entities name the instances; `resources` repeats them in the documented samples.
   const named = detail.affectedEntities?.map((e) => e.entityValue) ?? event.resources ?? []
   const ids = [...new Set(named.filter((v) => instanceId.safeParse(v).success))]
   if (ids.length === 0) return { type: 'ignored', reason: 'health-no-instance' }
+  const origin = originOf(event, 'aws.health')
+  if (detail.statusCode === 'closed')
+    return { type: 'closed', origin, instanceIds: ids, detail: detail.eventTypeCode }
+  const deadline = rfc1123(detail.startTime)
+  const windowEnd = rfc1123(detail.endTime)
   return {
     type: 'notices',
+    origin,
     notices: ids.map((id) => ({
       ...base,
-      ...deadline,
+      ...(deadline ? { deadline } : {}),
+      ...(windowEnd ? { windowEnd } : {}),
       reason: 'ScheduledMaintenance' as const,
       instanceId: id,
       detail: detail.eventTypeCode,
     })),
   }
+}
+
+/** An AWS Health time (RFC 1123 in the documented samples) as ISO 8601, or undefined. */
+function rfc1123(value: string | undefined): string | undefined {
+  const ms = value ? Date.parse(value) : Number.NaN
+  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString()
 }

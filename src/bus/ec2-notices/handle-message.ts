@@ -1,40 +1,60 @@
 /**
  * @module One batch of queue messages, from bodies to outcomes: parse each, find the Machines of
- * every instance the batch names at once (one EC2 look-up per batch, not per message), record each
- * notice on its Machine. Whether a message may be deleted follows from its outcomes: every outcome
- * but `failed` is final (recorded, already there, nothing to record, not ours, not readable), so a
- * duplicate, late, unknown or malformed message leaves the queue at once, while a failure
+ * every instance the batch names at once (one EC2 look-up per batch, not per message), check that
+ * each notice can be about its Machine (notice-trust.ts), and record it there. Whether a message
+ * may be deleted follows from its outcomes: every outcome but `failed` is final (recorded, already
+ * there, cleared, nothing to record, not ours, not to be trusted, too late, not readable), so a
+ * duplicate, late, forged, unknown or malformed message leaves the queue at once, while a failure
  * (apiserver or EC2 unreachable) leaves it for SQS to deliver again.
  */
 import type { Counter } from 'prom-client'
 import type { InstanceNotice } from '../../api/instance-notice'
 import type { Machine } from '../../api/v1beta1/machine'
+import type { Clock } from '../../clock'
 import { errorMessage } from '../../errors'
 import type { KubeClient } from '../../kube/kube-client'
 import type { Logger } from '../../observability/logger'
-import { type ParsedMessage, parseEc2Notice } from './eventbridge-events'
-import { recordNotice } from './record-notice'
+import { type NoticeOrigin, type ParsedMessage, parseEc2Notice } from './eventbridge-events'
+import {
+  arrivedTooLate,
+  type Distrust,
+  type NoticeSubject,
+  noticeMismatch,
+  type QueueHome,
+} from './notice-trust'
+import { clearNotice, recordLateNotice, recordNotice } from './record-notice'
 
 /** What became of one notice (or of a message without one): the metric's `outcome` label. */
 export type NoticeOutcome =
   | 'recorded'
   | 'duplicate'
+  | 'cleared'
+  | 'too-late'
   | 'unknown-instance'
+  | Distrust
   | 'ignored'
   | 'malformed'
   | 'failed'
+
+/** A Machine an instance belongs to, with where that instance is (instance-owner.ts). */
+export interface NoticeOwner extends NoticeSubject {
+  machine: Machine
+}
 
 /** What handling messages needs. */
 export interface HandleDeps {
   kube: KubeClient
   /**
-   * The Machine of each instance (undefined: none), read fresh, for a whole batch at once (the
+   * The owner of each instance (undefined: none), read fresh, for a whole batch at once (the
    * aws provider's instance-owner.ts).
    */
   machinesForInstances(
     instanceIds: readonly string[],
     signal: AbortSignal,
-  ): Promise<Map<string, Machine | undefined>>
+  ): Promise<Map<string, NoticeOwner | undefined>>
+  /** The queue's account and region, for an owner whose own are not known. */
+  home: QueueHome
+  clock: Clock
   log: Logger
   fieldManager: string
   /** Notices by `reason` (the condition reason, or `none`) and `outcome`. */
@@ -62,10 +82,8 @@ export async function handleMessages(
   signal: AbortSignal,
 ): Promise<boolean[]> {
   const parsed = messages.map((m) => ({ ...m, parsed: parseEc2Notice(m.body) }))
-  const ids = parsed.flatMap((m) =>
-    m.parsed.type === 'notices' ? m.parsed.notices.map((n) => n.instanceId) : [],
-  )
-  let owners: Map<string, Machine | undefined> | Error = new Map()
+  const ids = parsed.flatMap((m) => instancesOf(m.parsed))
+  let owners: Owners = new Map()
   if (ids.length > 0) {
     owners = await deps
       .machinesForInstances(ids, signal)
@@ -75,10 +93,18 @@ export async function handleMessages(
   return await Promise.all(parsed.map((m) => handleParsed(deps, m, lookup)))
 }
 
+type Owners = Map<string, NoticeOwner | undefined> | Error
+
+function instancesOf(parsed: ParsedMessage): string[] {
+  if (parsed.type === 'notices') return parsed.notices.map((n) => n.instanceId)
+  if (parsed.type === 'closed') return parsed.instanceIds
+  return []
+}
+
 async function handleParsed(
   deps: HandleDeps,
   message: { id: string; parsed: ParsedMessage },
-  owners: Map<string, Machine | undefined> | Error,
+  owners: Owners,
 ): Promise<boolean> {
   const { parsed } = message
   // The body is never logged: it is whatever reached the queue.
@@ -98,38 +124,81 @@ async function handleParsed(
     )
     return true
   }
+  const steps: Array<{ instanceId: string; reason: string; act: Act }> =
+    parsed.type === 'notices'
+      ? parsed.notices.map((notice) => ({
+          instanceId: notice.instanceId,
+          reason: notice.reason,
+          act: (owner) => actOnNotice(deps, owner, notice),
+        }))
+      : parsed.instanceIds.map((instanceId) => ({
+          instanceId,
+          // Only AWS Health events close; what they close is a scheduled maintenance.
+          reason: 'ScheduledMaintenance',
+          act: (owner) => clearNotice(deps, owner.machine, instanceId, parsed.detail),
+        }))
   let done = true
-  for (const notice of parsed.notices) {
-    const outcome = await handleNotice(deps, message.id, notice, owners)
+  for (const step of steps) {
+    const outcome = await handleOne(deps, message.id, parsed.origin, step, owners)
     if (outcome === 'failed') done = false
-    deps.notices.inc({ reason: notice.reason, outcome })
+    deps.notices.inc({ reason: step.reason, outcome })
   }
   return done
 }
 
-async function handleNotice(
+type Act = (owner: NoticeOwner) => Promise<NoticeOutcome>
+
+async function actOnNotice(
+  deps: HandleDeps,
+  owner: NoticeOwner,
+  notice: InstanceNotice,
+): Promise<NoticeOutcome> {
+  if (arrivedTooLate(notice, deps.clock.now())) {
+    await recordLateNotice(deps, owner.machine, notice)
+    return 'too-late'
+  }
+  const recorded = await recordNotice(deps, owner.machine, notice)
+  if (recorded === 'machine-gone') return 'unknown-instance'
+  if (recorded === 'recorded' && deps.recorded) {
+    await deps
+      .recorded(owner.machine, notice)
+      .catch((error: unknown) =>
+        deps.log.warn(
+          { instanceId: notice.instanceId, err: errorMessage(error) },
+          'EC2 notice event not posted',
+        ),
+      )
+  }
+  return recorded
+}
+
+async function handleOne(
   deps: HandleDeps,
   messageId: string,
-  notice: InstanceNotice,
-  owners: Map<string, Machine | undefined> | Error,
+  origin: NoticeOrigin,
+  step: { instanceId: string; reason: string; act: Act },
+  owners: Owners,
 ): Promise<NoticeOutcome> {
-  const fields = { messageId, eventId: notice.eventId, instanceId: notice.instanceId }
+  const fields = { messageId, instanceId: step.instanceId, reason: step.reason }
   try {
     if (owners instanceof Error) throw owners
-    const machine = owners.get(notice.instanceId)
-    const recorded = machine ? await recordNotice(deps, machine, notice) : 'machine-gone'
-    const outcome = recorded === 'machine-gone' ? 'unknown-instance' : recorded
-    const machineName = machine
-      ? `${machine.metadata.namespace}/${machine.metadata.name}`
-      : undefined
-    if (machine && outcome === 'recorded' && deps.recorded) {
-      await deps
-        .recorded(machine, notice)
-        .catch((error: unknown) =>
-          deps.log.warn({ ...fields, err: errorMessage(error) }, 'EC2 notice event not posted'),
-        )
+    const owner = owners.get(step.instanceId)
+    if (!owner) {
+      deps.log.info({ ...fields, outcome: 'unknown-instance' }, 'EC2 notice')
+      return 'unknown-instance'
     }
-    deps.log.info({ ...fields, reason: notice.reason, outcome, machine: machineName }, 'EC2 notice')
+    const machine = `${owner.machine.metadata.namespace}/${owner.machine.metadata.name}`
+    const wrong = noticeMismatch(origin, step.instanceId, owner, deps.home)
+    if (wrong) {
+      const { outcome, ...field } = wrong
+      deps.log.warn(
+        { ...fields, machine, outcome, ...field },
+        `EC2 notice dropped: its ${wrong.field} does not match the Machine's instance`,
+      )
+      return outcome
+    }
+    const outcome = await step.act(owner)
+    deps.log.info({ ...fields, outcome, machine }, 'EC2 notice')
     return outcome
   } catch (error) {
     deps.log.warn({ ...fields, err: errorMessage(error) }, 'EC2 notice not recorded, left queued')

@@ -16,14 +16,19 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs'
 import { Counter, type Registry } from 'prom-client'
+import { type Clock, systemClock } from '../../clock'
 import { deadlineSignal } from '../../deadline-signal'
 import { errorMessage } from '../../errors'
 import { type HandleDeps, handleMessages } from './handle-message'
 
 /** What the source needs; `notices` is created on `registry`. */
-export interface Ec2NoticeSourceOptions extends Omit<HandleDeps, 'notices'> {
+export interface Ec2NoticeSourceOptions extends Omit<HandleDeps, 'notices' | 'home' | 'clock'> {
   sqs: SQSClient
+  /** The queue; its path names the account notices may come from when a Machine's is not known. */
   queueUrl: string
+  /** The queue's region, likewise. */
+  region: string
+  clock?: Clock | undefined
   registry: Registry
   /** Long-poll wait (default 20 s, SQS's maximum). */
   waitSeconds?: number
@@ -42,7 +47,7 @@ export interface Ec2NoticeSource {
 export function ec2NoticeCounter(registry: Registry): Counter<'reason' | 'outcome'> {
   return new Counter({
     name: 'machine_api_ec2_notices_total',
-    help: 'EC2 notices from the queue, by condition reason (none: no notice) and outcome.',
+    help: 'EC2 notices from the queue, by condition reason (none: no notice) and outcome (wrong-source, wrong-account, wrong-region, not-current-instance and too-late: not acted on).',
     labelNames: ['reason', 'outcome'],
     registers: [registry],
   })
@@ -51,7 +56,12 @@ export function ec2NoticeCounter(registry: Registry): Counter<'reason' | 'outcom
 /** Starts polling; see the module comment. */
 export function startEc2NoticeSource(options: Ec2NoticeSourceOptions): Ec2NoticeSource {
   const stopping = new AbortController()
-  const deps: HandleDeps = { ...options, notices: ec2NoticeCounter(options.registry) }
+  const deps: HandleDeps = {
+    ...options,
+    home: { account: queueAccount(options.queueUrl), region: options.region },
+    clock: options.clock ?? systemClock,
+    notices: ec2NoticeCounter(options.registry),
+  }
   const loop = (async () => {
     while (!stopping.signal.aborted) {
       try {
@@ -81,6 +91,11 @@ export function startEc2NoticeSource(options: Ec2NoticeSourceOptions): Ec2Notice
       await loop
     },
   }
+}
+
+/** The account in an SQS queue URL's path (…/<account>/<queue>), or '' when it names none. */
+export function queueAccount(queueUrl: string): string {
+  return /\/(\d{12})\/[^/]+$/.exec(queueUrl)?.[1] ?? ''
 }
 
 async function handleAndDelete(

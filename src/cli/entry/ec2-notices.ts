@@ -80,6 +80,8 @@ export async function startEc2Notices(
   const source = startEc2NoticeSource({
     sqs,
     queueUrl: notices.queueUrl,
+    region,
+    clock: deps.clock,
     kube: deps.kube,
     log: deps.log.child({ source: 'ec2-notices' }),
     fieldManager: deps.fieldManager,

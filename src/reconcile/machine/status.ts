@@ -174,11 +174,15 @@ export const skipDrainMessage: Record<DrainSkipReason, string> = {
 
 /**
  * InstanceHealthy, once EC2 sent a notice about the Machine's instance (instance-notice.ts): False
- * naming it while it applies, True again once the Machine has another instance. Not part of Ready:
+ * naming it while it applies, True again once the Machine has another instance or the notice has
+ * expired (the instance outlived it). Not part of Ready:
  * a rebalance recommendation or a maintenance weeks away leaves a Machine serving.
  */
-function instanceHealthyCondition(obs: MachineObservation): ConditionInput | undefined {
-  const notice = currentInstanceNotice(obs.machine)
+function instanceHealthyCondition(
+  obs: MachineObservation,
+  now: Date,
+): ConditionInput | undefined {
+  const notice = currentInstanceNotice(obs.machine, now)
   if (notice) return instanceNoticeCondition(notice)
   const had = obs.machine.status?.conditions?.some((c) => c.type === 'InstanceHealthy')
   return had
@@ -227,7 +231,7 @@ export function computeMachineStatus(
   const more = [
     drainedCondition(obs),
     volumesDetachedCondition(obs),
-    instanceHealthyCondition(obs),
+    instanceHealthyCondition(obs, now),
     statusChecksCondition(obs.machine),
     upToDateCondition(obs, builtFrom),
   ]

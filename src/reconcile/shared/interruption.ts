@@ -5,7 +5,11 @@
  * standalone Machine that opted in to being deleted (machine/plan.ts). Pure.
  */
 import { ANNOTATIONS } from '../../api/group'
-import { type InstanceNotice, readInstanceNotice } from '../../api/instance-notice'
+import {
+  type InstanceNotice,
+  noticeExpiresAtMs,
+  readInstanceNotice,
+} from '../../api/instance-notice'
 
 /**
  * A notice due within this is acted on at once, whatever a set's surge room or its replacement's
@@ -29,16 +33,22 @@ export interface Interruption {
 export type RebalanceAction = 'Record' | 'Replace'
 
 /**
- * The notice that applies to `machine`: recorded, and about the instance its providerID names
- * (a notice about an instance it no longer has is history, not its health).
+ * The notice that applies to `machine` at `now`: recorded, about the instance its providerID
+ * names (a notice about an instance it no longer has is history, not its health), and not past
+ * its expiry (noticeExpiresAtMs).
  */
-export function currentInstanceNotice(machine: {
-  metadata: { annotations?: Record<string, string> | undefined }
-  spec?: { providerID?: string | undefined } | undefined
-}): InstanceNotice | undefined {
+export function currentInstanceNotice(
+  machine: {
+    metadata: { annotations?: Record<string, string> | undefined }
+    spec?: { providerID?: string | undefined } | undefined
+  },
+  now: Date,
+): InstanceNotice | undefined {
   const notice = readInstanceNotice(machine.metadata.annotations)
   const providerID = machine.spec?.providerID
   if (!notice || (providerID && !providerID.endsWith(`/${notice.instanceId}`))) return undefined
+  const expiresAt = noticeExpiresAtMs(notice)
+  if (expiresAt !== undefined && now.getTime() >= expiresAt) return undefined
   return notice
 }
 
@@ -51,7 +61,7 @@ export function interruptionOf(
   rebalance: RebalanceAction,
   now: Date,
 ): Interruption | undefined {
-  const notice = currentInstanceNotice(machine)
+  const notice = currentInstanceNotice(machine, now)
   if (!notice) return undefined
   switch (notice.reason) {
     case 'RebalanceRecommended':

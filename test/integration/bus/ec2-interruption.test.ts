@@ -143,6 +143,7 @@ describe('an EC2 spot interruption of a MachineDeployment Machine (moto EC2 and 
     const source = startEc2NoticeSource({
       sqs,
       queueUrl,
+      region,
       kube: kube(),
       machinesForInstances: (ids, signal) =>
         machinesForInstances({ kube: kube(), ec2: moto().ec2, namespace: ns }, ids, signal),

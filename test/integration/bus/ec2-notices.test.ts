@@ -121,6 +121,7 @@ async function queueWithSource(
   const source: Ec2NoticeSource = startEc2NoticeSource({
     sqs,
     queueUrl,
+    region,
     kube: options.kube ?? kube(),
     machinesForInstances: (ids, signal) =>
       machinesForInstances(

@@ -3,6 +3,8 @@ import {
   formatInstanceNotice,
   type InstanceNotice,
   instanceNoticeAnnotation,
+  noticeExpiresAtMs,
+  noticeGraceMs,
   readInstanceNotice,
   supersedes,
 } from '../../../src/api/instance-notice'
@@ -14,6 +16,7 @@ const spot: InstanceNotice = {
   time: '2026-12-04T19:00:00.000Z',
   deadline: '2026-12-04T19:02:00.000Z',
 }
+const at = (iso: string, s: number) => new Date(Date.parse(iso) + s * 1000)
 const later = (n: InstanceNotice, s: number) => ({
   ...n,
   time: new Date(Date.parse(n.time) + s * 1000).toISOString(),
@@ -51,7 +54,51 @@ describe('supersedes: the most serious notice stays', () => {
       false,
     ],
   ] as const)('%s: %s', (_what, incoming, recorded, expected) => {
-    expect(supersedes(incoming, recorded)).toBe(expected)
+    expect(supersedes(incoming, recorded, at(spot.time, 60))).toBe(expected)
+  })
+
+  it.each([
+    ['within the grace after the deadline', 14 * 60, false],
+    ['past the deadline and its grace', 16 * 60, true],
+  ])(
+    'a rebalance recommendation after an interruption the instance survived, %s: %s',
+    (_what, s, expected) => {
+      const rebalance = later({ ...spot, reason: 'RebalanceRecommended' }, s)
+      const now = at(spot.deadline ?? '', s)
+      expect(supersedes(rebalance, spot, now)).toBe(expected)
+    },
+  )
+})
+
+describe('noticeExpiresAtMs: a notice counts until its moment and a grace', () => {
+  const maintenance: InstanceNotice = {
+    reason: 'ScheduledMaintenance',
+    instanceId: 'i-0aaaaaaaaaaaaaaaa',
+    eventId: 'h1',
+    time: '2026-12-04T12:00:00.000Z',
+    deadline: '2026-12-18T09:00:00.000Z',
+    windowEnd: '2026-12-18T17:00:00.000Z',
+  }
+  it.each([
+    ['a spot interruption: its deadline', spot, spot.deadline],
+    ['a maintenance: the end of its window', maintenance, maintenance.windowEnd],
+    [
+      'a maintenance without an end: its start',
+      { ...maintenance, windowEnd: undefined },
+      maintenance.deadline,
+    ],
+    [
+      'a termination: its time',
+      { ...spot, reason: 'InstanceTerminated' as const, deadline: undefined },
+      spot.time,
+    ],
+  ])('%s', (_what, notice, moment) => {
+    expect(noticeExpiresAtMs(notice)).toBe(Date.parse(moment ?? '') + noticeGraceMs)
+  })
+
+  it('a rebalance recommendation names no moment: it does not expire', () => {
+    const rebalance = { ...spot, reason: 'RebalanceRecommended' as const, deadline: undefined }
+    expect(noticeExpiresAtMs(rebalance)).toBeUndefined()
   })
 })
 

@@ -10,6 +10,12 @@ describe('parseEc2Notice on the documented EventBridge events', () => {
   it('a spot interruption warning: two minutes from the event time, with its action', () => {
     expect(parseEc2Notice(fixture('spot-interruption'))).toEqual({
       type: 'notices',
+      origin: {
+        source: 'aws.ec2',
+        expectedSource: 'aws.ec2',
+        account: '123456789012',
+        region: 'eu-west-1',
+      },
       notices: [
         {
           reason: 'SpotInterruption',
@@ -50,16 +56,42 @@ describe('parseEc2Notice on the documented EventBridge events', () => {
 
   it('an AWS Health EC2 scheduled change: one notice per affected instance, deadline at its start', () => {
     expect(parseEc2Notice(fixture('health-scheduled-retirement'))).toMatchObject({
+      origin: { source: 'aws.health', expectedSource: 'aws.health' },
       notices: [
         {
           reason: 'ScheduledMaintenance',
           instanceId,
           deadline: '2026-12-18T09:00:00.000Z',
+          windowEnd: '2026-12-18T17:00:00.000Z',
           detail: 'AWS_EC2_INSTANCE_RETIREMENT_SCHEDULED',
         },
       ],
     })
   })
+
+  it('a closed AWS Health event withdraws its scheduled change for the instances it names', () => {
+    const closed = fixture('health-scheduled-retirement').replace('"upcoming"', '"closed"')
+    expect(parseEc2Notice(closed)).toEqual({
+      type: 'closed',
+      origin: expect.objectContaining({ source: 'aws.health', expectedSource: 'aws.health' }),
+      instanceIds: [instanceId],
+      detail: 'AWS_EC2_INSTANCE_RETIREMENT_SCHEDULED',
+    })
+  })
+
+  it.each([
+    ['a spot warning', 'spot-interruption', '"aws.ec2"', 'aws.ec2'],
+    ['a Health event', 'health-scheduled-retirement', '"aws.health"', 'aws.health'],
+  ])(
+    '%s from another source is read, naming the source it is documented with',
+    (_what, name, source, expected) => {
+      const body = fixture(name).replace(`"source": ${source}`, '"source": "my.app"')
+      expect(parseEc2Notice(body)).toMatchObject({
+        type: expect.stringMatching(/notices|closed/),
+        origin: { source: 'my.app', expectedSource: expected },
+      })
+    },
+  )
 
   it('a Health event about another service or not a scheduled change is ignored', () => {
     const rds = fixture('health-scheduled-retirement').replace(
