@@ -5,8 +5,9 @@
  * MachineClass (class-content.ts) and, once it rolled the deployment, `spec.rolloutAfter`
  * (template-hash.ts). `rolloutAfter` rolls when it has passed and the set it would replace was
  * created before it (Cluster API's rule, #8216); from then on the set made for it is current, so
- * the time rolls exactly once. A set of an earlier version (hashed from the template alone, no
- * class annotation) stays current for the same template, so an upgrade rolls nothing.
+ * the time rolls exactly once. A set of an earlier version (hashed from the template alone) stays
+ * current for the same template while it records no class or the class as it is, so an upgrade
+ * rolls nothing, neither on the pass that records the class on it nor on any pass after.
  */
 import { ANNOTATIONS, LABELS } from '../../api/group'
 import type { MachineSetObject } from '../machine-set/types'
@@ -56,15 +57,23 @@ function withHash(sets: MachineSetObject[], hash: string): MachineSetObject | un
     .sort((a, b) => (b.spec.replicas ?? 0) - (a.spec.replicas ?? 0))[0]
 }
 
-/** The set of this template from before class hashes (no class annotation), if any. */
+/**
+ * The set of this template from before class hashes (hashed from the template alone), if it is
+ * built from the class of hash `classHash`: it has no class annotation yet (its Machines are taken
+ * to be built from the class as it is), or the pass that found it current recorded this class on
+ * it (classFactsPatch). So it stays current on every pass after that record, and a later change of
+ * the class, whose hash then differs from the recorded one, rolls it as it rolls any other set.
+ */
 function legacySet(
   md: MachineDeploymentObject,
   sets: MachineSetObject[],
+  classHash: string | undefined,
 ): MachineSetObject | undefined {
+  // Without a class hash the template alone is the hash, and withHash already looked for it.
+  if (!classHash) return undefined
   const found = withHash(sets, templateHash(md.spec.template))
-  return found && found.metadata.annotations?.[ANNOTATIONS.classHash] === undefined
-    ? found
-    : undefined
+  const recorded = found?.metadata.annotations?.[ANNOTATIONS.classHash]
+  return found && (recorded === undefined || recorded === classHash) ? found : undefined
 }
 
 /**
@@ -86,7 +95,7 @@ export function rolloutTarget(
     const timed = templateHash(md.spec.template, { ...base, rolloutAfter: after })
     const done = withHash(sets, timed)
     if (done) return { hash: timed, existing: done }
-    const current = withHash(sets, plain) ?? (classHash ? legacySet(md, sets) : undefined)
+    const current = withHash(sets, plain) ?? legacySet(md, sets, classHash)
     const nowMs = now?.getTime()
     if (current && nowMs !== undefined && nowMs >= afterMs) {
       const created = Date.parse(current.metadata.creationTimestamp ?? '')
@@ -104,7 +113,7 @@ export function rolloutTarget(
       }
     return { hash: plain, existing: undefined, cause: causeOf(md, sets, machineClass), wakeAfterMs }
   }
-  const current = withHash(sets, plain) ?? (classHash ? legacySet(md, sets) : undefined)
+  const current = withHash(sets, plain) ?? legacySet(md, sets, classHash)
   if (current) {
     return { hash: current.metadata.labels?.[LABELS.templateHash] ?? plain, existing: current }
   }

@@ -1,12 +1,17 @@
 /**
  * A MachineDeployment rolls to a new MachineSet when its MachineClass's content changes, when
- * spec.rolloutAfter passes (once), and never on an upgrade from sets hashed from the template alone.
+ * spec.rolloutAfter passes (once), and never on an upgrade from sets hashed from the template alone
+ * (on the pass that records their class on them, nor on any pass after it).
  */
 import { describe, expect, it } from 'vitest'
 import { ANNOTATIONS } from '../../../../src/api/group'
+import { applyMergePatch } from '../../../../src/kube/merge-patch'
 import { rolloutBudgetReason } from '../../../../src/reconcile/machine-deployment/disruption'
 import { desiredMachineSet } from '../../../../src/reconcile/machine-deployment/machine-sets'
-import { planMachineDeployment } from '../../../../src/reconcile/machine-deployment/plan'
+import {
+  type DeploymentPlan,
+  planMachineDeployment,
+} from '../../../../src/reconcile/machine-deployment/plan'
 import { newSetAnnotations } from '../../../../src/reconcile/machine-deployment/rollout-facts'
 import {
   classCopyIsStale,
@@ -47,6 +52,16 @@ function classSet(
   set.metadata.annotations = { ...set.metadata.annotations, ...newSetAnnotations(cls, undefined) }
   set.metadata.creationTimestamp = options.created ?? '2026-11-01T00:00:00Z'
   return set
+}
+
+/** `set` with the patches `plan` makes to it applied, as the apiserver would return it. */
+function afterPatches(set: MachineSetObject, plan: DeploymentPlan): MachineSetObject {
+  const next = structuredClone(set)
+  for (const action of plan.actions) {
+    if (action.type === 'patch-set' && action.set === set) applyMergePatch(next, action.patch)
+    if (action.type === 'scale-set' && action.set === set) next.spec.replicas = action.to
+  }
+  return next
 }
 
 describe('rolling a deployment to its MachineClass', () => {
@@ -123,6 +138,48 @@ describe('rolling a deployment to its MachineClass', () => {
     })
     expect(plan.actions.map((a) => a.type)).toEqual(['patch-set'])
     expect(plan.current).toBe(legacy)
+  })
+
+  it('a set of an earlier version stays current on the passes after its class is recorded', () => {
+    const legacy = setFor('a', 1, 3)
+    const cls = machineClass('t3.micro')
+    const md = deployment(3)
+    const first = planMachineDeployment({ deployment: md, sets: [legacy], machineClass: cls, now })
+    expect(first.current).toBe(legacy)
+    const adopted = afterPatches(legacy, first)
+    expect(adopted.metadata.annotations?.[ANNOTATIONS.classHash]).toBe(classContentHash(cls))
+    // The next passes: handed the class (its change, the sweep), or not (the deployment's own).
+    for (const machineClass of [cls, undefined, null]) {
+      const again = planMachineDeployment({ deployment: md, sets: [adopted], machineClass, now })
+      expect(again.actions.map((a) => a.type)).not.toContain('create-set')
+      expect(again.current).toBe(adopted)
+      expect(again.classNeeded).toBeUndefined()
+    }
+  })
+
+  it('a set of an earlier version rolls on a later class change, once its class is recorded', () => {
+    const legacy = setFor('a', 1, 3)
+    const md = deployment(3)
+    const first = planMachineDeployment({
+      deployment: md,
+      sets: [legacy],
+      machineClass: machineClass('t3.micro'),
+      now,
+    })
+    const adopted = afterPatches(legacy, first)
+    const plan = planMachineDeployment({
+      deployment: md,
+      sets: [adopted],
+      machineClass: machineClass('m5.xlarge', 2),
+      now,
+    })
+    const create = plan.actions.find((a) => a.type === 'create-set')
+    expect(create?.type === 'create-set' && create.rollout).toEqual({
+      reason: 'ClassChanged',
+      message: 'MachineClass a changed (instanceType t3.micro -> m5.xlarge)',
+      outdated: 3,
+      onDelete: false,
+    })
   })
 
   it('a class that cannot be read (deleted for a while) rolls nothing', () => {
