@@ -3,8 +3,10 @@
  * namespace's Machines from before the notices, keeping each Machine's last Drained condition
  * (the Machine is gone once deleted, so only the watch saw it), the Nodes the Machines were
  * linked to and whether their Nodes were seen cordoned; and the verdict per interrupted instance:
- * drained (every pod out) before its notice's deadline, or not.
+ * drained (every pod out) before its notice's deadline, or not. It also says which of the other
+ * instances were touched at all (a notice recorded, cordoned, deleted): forged notices must not.
  */
+import { instanceNoticeAnnotation } from '../../../src/api/instance-notice'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient, WatchEvent } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject, type ResourceType } from '../../../src/kube/resource'
@@ -31,13 +33,21 @@ export interface DrainRecorder {
       inTime: boolean
     }>
   >
+  /**
+   * Of `instanceIds`, those whose Machine was seen with a notice recorded or being deleted, or
+   * whose Node was seen cordoned.
+   */
+  touched(instanceIds: readonly string[]): string[]
   stop(): Promise<void>
 }
 
 /** Starts watching Machines of `namespace` and all Nodes; resolves once both watches run. */
 export async function recordDrains(kube: KubeClient, namespace: string): Promise<DrainRecorder> {
   const abort = new AbortController()
-  const byInstance = new Map<string, { machine: string; node?: string; drained?: Condition }>()
+  const byInstance = new Map<
+    string,
+    { machine: string; node?: string; drained?: Condition; noticed?: boolean; deleting?: boolean }
+  >()
   const cordoned = new Set<string>()
   const onMachine = (event: WatchEvent) => {
     const m = event.object as Watched
@@ -47,6 +57,8 @@ export async function recordDrains(kube: KubeClient, namespace: string): Promise
     entry.node = m.status?.nodeRef?.name ?? entry.node
     const drained = m.status?.conditions?.find((c) => c.type === 'Drained')
     if (drained) entry.drained = drained
+    if (m.metadata?.annotations?.[instanceNoticeAnnotation]) entry.noticed = true
+    if (m.metadata?.deletionTimestamp || event.type === 'DELETED') entry.deleting = true
     byInstance.set(id, entry)
   }
   const onNode = (event: WatchEvent) => {
@@ -107,6 +119,13 @@ export async function recordDrains(kube: KubeClient, namespace: string): Promise
           cordoned: entry?.node !== undefined && cordoned.has(entry.node),
           inTime,
         }
+      })
+    },
+    touched(instanceIds) {
+      return instanceIds.filter((id) => {
+        const entry = byInstance.get(id)
+        const node = entry?.node
+        return entry?.noticed || entry?.deleting || (node !== undefined && cordoned.has(node))
       })
     },
     async stop() {

@@ -6,7 +6,10 @@
  * order); the worker is SIGKILLed at seeded moments while it handles them and restarted. The set
  * must replace each interrupted Machine exactly once and return to its replicas, with no
  * duplicate, orphan or lost Machine or instance; every interrupted Machine must have drained its
- * Node (cordoned, every pod out) before its notice's deadline, or it is counted (stuck).
+ * Node (cordoned, every pod out) before its notice's deadline, or it is counted (stuck). Into the
+ * storm go forged warnings about other Machines' instances (another account, region or source,
+ * or sent after their deadline) and warnings about instances of no Machine: a Machine touched by
+ * one (a notice recorded, its Node cordoned, deleted) is counted too (stuck).
  */
 import { tmpdir } from 'node:os'
 import {
@@ -43,6 +46,26 @@ const set = 'spot'
 const warningMs = 120_000
 const body = (name: string, instanceId: string, time: Date) =>
   noticeBody(name, instanceId, time, `${name}-${instanceId}`)
+/** Of the Machines not interrupted, the share that get forged warnings. */
+const forgedShare = 0.2
+
+/** What a forged warning changes in the genuine one, in turn. */
+const forgeries: ReadonlyArray<(warning: Record<string, unknown>, at: Date) => object> = [
+  (w) => ({ ...w, account: '999999999999' }),
+  (w) => ({ ...w, region: 'us-east-1' }),
+  (w) => ({ ...w, source: 'chaos.forger' }),
+  // Its two minutes were over when it was sent.
+  (w, at) => ({ ...w, time: new Date(at.getTime() - 3 * warningMs).toISOString() }),
+]
+
+/** Forged warnings about `instanceIds` (one forgery each, in turn) and about `strays` (no Machine). */
+function forgedWarnings(instanceIds: readonly string[], strays: readonly string[], at: Date) {
+  const forged = instanceIds.map((id, i) => {
+    const genuine = JSON.parse(noticeBody('spot-interruption', id, at, `forged-${id}`))
+    return JSON.stringify(forgeries[i % forgeries.length]?.(genuine, at))
+  })
+  return [...forged, ...strays.map((id) => body('spot-interruption', id, at))]
+}
 
 async function run(options: ScenarioOptions): Promise<ScenarioReport> {
   const size = sizes[options.size]
@@ -111,7 +134,18 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
     audit.intents.replace(set, count)
     const at = new Date(Math.floor(Date.now() / 1000) * 1000)
     const deadlines = new Map(instanceIds.map((id) => [id, at.getTime() + warningMs]))
-    const messages: Array<{ body: string; delaySeconds: number }> = []
+    const bystanders = machines
+      .filter((m) => !victims.includes(m))
+      .map((m) => parseAwsProviderID(m.spec?.providerID) ?? '')
+    const forgedAbout = random
+      .shuffle(bystanders)
+      .slice(0, Math.max(forgeries.length, Math.round(bystanders.length * forgedShare)))
+    const strays = ['i-0f0f0f0f0f0f0f0f0', 'i-0e0e0e0e0e0e0e0e0']
+    const forged = forgedWarnings(forgedAbout, strays, at)
+    const messages: Array<{ body: string; delaySeconds: number }> = forged.map((b) => ({
+      body: b,
+      delaySeconds: random.chance(0.3) ? random.int(1, size.maxDelaySeconds) : 0,
+    }))
     for (const id of instanceIds) {
       const warning = body('spot-interruption', id, at)
       for (let copy = random.int(1, 3); copy > 0; copy--) {
@@ -133,7 +167,7 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
       )
     await Promise.all(random.shuffle(messages).map(send))
     options.log(
-      `${count} interrupted: ${messages.length} messages (${messages.filter((m) => m.delaySeconds > 0).length} delayed) at ${since()} s`,
+      `${count} interrupted: ${messages.length} messages (${forged.length} forged, ${messages.filter((m) => m.delaySeconds > 0).length} delayed) at ${since()} s`,
     )
 
     // Kill the worker at seeded moments while it handles the notices and replaces the Machines.
@@ -183,6 +217,10 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
     const fleet = await audit.checkpoint()
     const verdicts = await drains.verdicts(deadlines)
     const late = verdicts.filter((v) => !v.inTime)
+    const touchedByForged = drains.touched(forgedAbout)
+    options.log(
+      `${forged.length} forged warnings about ${forgedAbout.length} Machines and ${strays.length} strays: ${touchedByForged.length} touched`,
+    )
     const lastDrainSeconds = Math.max(
       ...verdicts.map((v) => (Date.parse(v.drainedAt ?? '') - at.getTime()) / 1000),
     )
@@ -209,12 +247,16 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
         fleet.wrongCount.length +
         (converged && settled ? 0 : 1) +
         late.length +
+        touchedByForged.length +
         (emptied ? 0 : 1),
       lost: counts.lost,
       details: {
         machines: size.machines,
         interrupted: count,
         messages: messages.length,
+        forged: forged.length,
+        forgedAbout: forgedAbout.length,
+        touchedByForged,
         delayed: messages.filter((m) => m.delaySeconds > 0).length,
         kills,
         drainedInTime: verdicts.length - late.length,

@@ -252,6 +252,45 @@ describe('EC2 notice source (moto SQS and EC2)', () => {
     }
   })
 
+  it('a closed AWS Health event removes the scheduled maintenance it announced', async () => {
+    const { key, instanceId } = await provisionedMachine('closed-1')
+    const queue = await queueWithSource()
+    try {
+      const at = new Date()
+      const start = new Date(at.getTime() + 86_400_000)
+      const end = new Date(start.getTime() + 3_600_000)
+      const announced = notice('health-scheduled-retirement', instanceId, at)
+        .replace(/"startTime": "[^"]+"/, `"startTime": "${start.toUTCString()}"`)
+        .replace(/"endTime": "[^"]+"/, `"endTime": "${end.toUTCString()}"`)
+      await queue.send(announced)
+      await waitFor(
+        'the maintenance recorded',
+        async () => (await queue.counts())['ScheduledMaintenance/recorded'],
+      )
+      await reconcileMachine(reconcileDeps(), key)
+      const recorded = await readMachine(kube(), key.namespace, key.name)
+      expect(machineCondition(recorded, 'InstanceHealthy')).toMatchObject({
+        status: 'False',
+        reason: 'ScheduledMaintenance',
+      })
+      // The same event, closed: AWS Health no longer plans it for the instance.
+      await queue.send(announced.replace('"upcoming"', '"closed"'))
+      await waitFor(
+        'the closed event handled',
+        async () =>
+          (await queue.queueEmpty()) && (await queue.counts())['ScheduledMaintenance/cleared'],
+      )
+      const cleared = await readMachine(kube(), key.namespace, key.name)
+      expect(cleared?.metadata.annotations?.[instanceNoticeAnnotation]).toBeUndefined()
+      expect(await eventsAbout(key.name, 'MaintenanceClosed')).toHaveLength(1)
+      await reconcileMachine(reconcileDeps(), key)
+      const machine = await readMachine(kube(), key.namespace, key.name)
+      expect(machineCondition(machine, 'InstanceHealthy')).toMatchObject({ status: 'True' })
+    } finally {
+      await queue.stop()
+    }
+  })
+
   it('a batch of notices about three Machines and an unknown instance is one DescribeInstances', async () => {
     const machines = await Promise.all(['batch-1', 'batch-2', 'batch-3'].map(provisionedMachine))
     const describes: string[] = []
