@@ -140,22 +140,32 @@ describe('rolling a deployment to its MachineClass', () => {
     expect(plan.current).toBe(legacy)
   })
 
-  it('a set of an earlier version stays current on the passes after its class is recorded', () => {
-    const legacy = setFor('a', 1, 3)
-    const cls = machineClass('t3.micro')
-    const md = deployment(3)
-    const first = planMachineDeployment({ deployment: md, sets: [legacy], machineClass: cls, now })
-    expect(first.current).toBe(legacy)
-    const adopted = afterPatches(legacy, first)
-    expect(adopted.metadata.annotations?.[ANNOTATIONS.classHash]).toBe(classContentHash(cls))
-    // The next passes: handed the class (its change, the sweep), or not (the deployment's own).
-    for (const machineClass of [cls, undefined, null]) {
-      const again = planMachineDeployment({ deployment: md, sets: [adopted], machineClass, now })
-      expect(again.actions.map((a) => a.type)).not.toContain('create-set')
-      expect(again.current).toBe(adopted)
-      expect(again.classNeeded).toBeUndefined()
-    }
-  })
+  it.each([
+    ['no rolloutAfter', deployment(3)],
+    ['a rolloutAfter still to come', deployment(3, 'a', { rolloutAfter: '2026-12-02T00:00:00Z' })],
+  ])(
+    'a set of an earlier version stays current on the passes after its class is recorded (%s)',
+    (_, md) => {
+      const legacy = setFor('a', 1, 3)
+      const cls = machineClass('t3.micro')
+      const first = planMachineDeployment({
+        deployment: md,
+        sets: [legacy],
+        machineClass: cls,
+        now,
+      })
+      expect(first.current).toBe(legacy)
+      const adopted = afterPatches(legacy, first)
+      expect(adopted.metadata.annotations?.[ANNOTATIONS.classHash]).toBe(classContentHash(cls))
+      // The next passes: handed the class (its change, the sweep), or not (the deployment's own).
+      for (const machineClass of [cls, undefined, null]) {
+        const again = planMachineDeployment({ deployment: md, sets: [adopted], machineClass, now })
+        expect(again.actions.map((a) => a.type)).not.toContain('create-set')
+        expect(again.current).toBe(adopted)
+        expect(again.classNeeded).toBeUndefined()
+      }
+    },
+  )
 
   it('a set of an earlier version rolls on a later class change, once its class is recorded', () => {
     const legacy = setFor('a', 1, 3)
