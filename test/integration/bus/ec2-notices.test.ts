@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { EC2Client } from '@aws-sdk/client-ec2'
+import { EC2Client, RunInstancesCommand } from '@aws-sdk/client-ec2'
 import {
   CreateQueueCommand,
   GetQueueAttributesCommand,
@@ -43,6 +43,7 @@ import {
   testClaimHolder,
   useMachineTestApi,
 } from '../machine/fixture'
+import { countingKube } from '../machine-set/fixture'
 import { region, useMoto } from '../providers/aws-fixture'
 
 const moto = useMoto()
@@ -322,6 +323,35 @@ describe('EC2 notice source (moto SQS and EC2)', () => {
         'SpotInterruption/unknown-instance': 1,
       })
       expect(describes).toEqual(['DescribeInstancesCommand'])
+    } finally {
+      await queue.stop()
+    }
+  })
+
+  it('notices about instances machine-api does not own list no Machines: the tags are the index', async () => {
+    const { instanceId } = await provisionedMachine('index-1')
+    const launched = await moto().ec2.send(
+      new RunInstancesCommand({ ImageId: moto().amiId, MinCount: 3, MaxCount: 3 }),
+    )
+    const strangers = (launched.Instances ?? []).map((i) => i.InstanceId ?? '')
+    const counted = countingKube(api().kc)
+    onTestFinished(() => counted.kube.close())
+    const at = new Date()
+    const bodies = [...strangers, 'i-0fffffffffffffff2', instanceId].map((id) =>
+      notice('spot-interruption', id, at),
+    )
+    const queue = await queueWithSource({ kube: counted.kube, queued: bodies })
+    try {
+      await waitFor('every message handled', async () => {
+        const c = await queue.counts()
+        return (await queue.queueEmpty()) && c['SpotInterruption/recorded'] === 1 && c
+      })
+      expect(await queue.counts()).toEqual({
+        'SpotInterruption/recorded': 1,
+        'SpotInterruption/unknown-instance': 4,
+      })
+      const lists = Object.entries(counted.byVerb()).filter(([key]) => key.startsWith('list'))
+      expect(lists).toEqual([])
     } finally {
       await queue.stop()
     }
