@@ -71,6 +71,12 @@ export interface MachinePlan {
   failureClassGeneration?: number | undefined
   /** A transient provisioning problem (retried). */
   infrastructureProblem?: Problem
+  /**
+   * A transient failure to read a provisioned Machine's instance (throttled, timed out): the last
+   * known state stands (InfrastructureReady, addresses, providerStatus, Ready); only the
+   * InstanceObserved condition says the read failed.
+   */
+  readProblem?: Problem
   /** The Deleting condition's reason and message while the Machine is being deleted. */
   deleting?: Problem
   events: PlannedEvent[]

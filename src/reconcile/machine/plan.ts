@@ -85,7 +85,8 @@ function planStep(obs: MachineObservation, now: Date, settings: MachinePlanSetti
     case 'failed': {
       // Drop this reconcile's create claim first, so the retry need not wait for it.
       if (obs.claim?.mine) return { action: { type: 'release-claim' }, events: [] }
-      const plan = providerFailurePlan(instance.failure, 'provisioning')
+      const recorded = obs.machine.spec.providerID !== undefined
+      const plan = providerFailurePlan(instance.failure, recorded ? 'observing' : 'provisioning')
       // Failed on the class's spec: remembered, so a change of the class tries again.
       const onClass = plan.failure && obs.classGeneration !== undefined
       return onClass ? { ...plan, failureClassGeneration: obs.classGeneration } : plan

@@ -16,10 +16,15 @@ import { type MachinePlan, warning } from './actions'
 import { configurationRetryMs } from './machine-deps'
 import type { Problem } from './observation'
 
-/** The plan after `failure`, for a Machine being provisioned or being deleted. */
+/**
+ * The plan after `failure`, for a Machine being provisioned, one whose instance is recorded
+ * (`observing`: a transient failure only says the read failed, it changes nothing known of the
+ * instance, so an EC2 brownout neither flips Ready nor lets a health check remediate), or one
+ * being deleted.
+ */
 export function providerFailurePlan(
   failure: ProviderFailure,
-  during: 'provisioning' | 'deletion',
+  during: 'provisioning' | 'observing' | 'deletion',
 ): MachinePlan {
   const problem: Problem = { reason: failure.reason, message: failure.message }
   const events = [warning(problem)]
@@ -34,5 +39,6 @@ export function providerFailurePlan(
       : { deleting: problem, events, ...retry }
   }
   if (failure.permanent) return { failure: problem, events }
+  if (during === 'observing') return { readProblem: problem, events, ...retry }
   return { infrastructureProblem: problem, events, ...retry }
 }

@@ -178,15 +178,32 @@ export const skipDrainMessage: Record<DrainSkipReason, string> = {
  * expired (the instance outlived it). Not part of Ready:
  * a rebalance recommendation or a maintenance weeks away leaves a Machine serving.
  */
-function instanceHealthyCondition(
-  obs: MachineObservation,
-  now: Date,
-): ConditionInput | undefined {
+function instanceHealthyCondition(obs: MachineObservation, now: Date): ConditionInput | undefined {
   const notice = currentInstanceNotice(obs.machine, now)
   if (notice) return instanceNoticeCondition(notice)
   const had = obs.machine.status?.conditions?.some((c) => c.type === 'InstanceHealthy')
   return had
     ? { type: 'InstanceHealthy', status: 'True', reason: 'NoNotice', message: '' }
+    : undefined
+}
+
+/**
+ * InstanceObserved, once a read of the recorded instance failed: False naming the failure while
+ * it lasts (the last known state is kept meanwhile), True again at the next good read. Not part of
+ * Ready: a throttled or timed-out read says nothing about the instance itself.
+ */
+function instanceObservedCondition(
+  obs: MachineObservation,
+  plan: MachinePlan,
+): ConditionInput | undefined {
+  const type = 'InstanceObserved'
+  if (plan.readProblem) {
+    const { reason, message } = plan.readProblem
+    return { type, status: 'False', reason, message: `${message}; the last known state is kept` }
+  }
+  const had = obs.machine.status?.conditions?.some((c) => c.type === type)
+  return had && obs.instance.state === 'present'
+    ? { type, status: 'True', reason: 'InstanceRead', message: '' }
     : undefined
 }
 
@@ -232,6 +249,7 @@ export function computeMachineStatus(
     drainedCondition(obs),
     volumesDetachedCondition(obs),
     instanceHealthyCondition(obs, now),
+    instanceObservedCondition(obs, plan),
     statusChecksCondition(obs.machine),
     upToDateCondition(obs, builtFrom),
   ]

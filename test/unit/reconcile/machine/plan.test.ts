@@ -135,6 +135,15 @@ describe('planMachine: creating', () => {
       },
     ],
     [
+      'a throttled read of a recorded instance: only the read failed, nothing known changes',
+      observed(recorded(), { instance: { state: 'failed', failure: throttled } }),
+      {
+        readProblem: { reason: 'Throttled', message: throttled.message },
+        requeueAfterMs: 20_000,
+        events: [{ type: 'Warning', reason: 'Throttled', message: throttled.message }],
+      },
+    ],
+    [
       'a permanent provider failure: Failed, not retried',
       observed(machine(), { instance: { state: 'failed', failure: unauthorized } }),
       {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { planMachine } from '../../../../src/reconcile/machine/plan'
 import {
   computeMachineStatus,
   machinePhase,
@@ -177,5 +178,84 @@ describe('computeMachineStatus', () => {
       message: '1 pod',
     })
     expect(status.deletion).toEqual({ nodeDrainStartTime: now.toISOString() })
+  })
+
+  describe('a read of the recorded instance that failed (throttled, timed out) keeps the last known state', () => {
+    const running = machine({
+      providerID: 'kwok://ns/m',
+      status: {
+        phase: 'Running',
+        addresses: [{ type: 'Hostname', address: 'n1' }],
+        conditions: [
+          {
+            type: 'InfrastructureReady',
+            status: 'True',
+            reason: 'InstanceReady',
+            message: 'Instance kwok://ns/m',
+            lastTransitionTime: earlier,
+          },
+          {
+            type: 'Ready',
+            status: 'True',
+            reason: 'Ready',
+            message: '',
+            lastTransitionTime: earlier,
+          },
+        ],
+      },
+    })
+    const timedOut = {
+      reason: 'ProviderTimeout',
+      message: 'EC2 DescribeInstances did not answer within 30 s',
+    }
+    const failedRead = observed(running, {
+      node: linked,
+      instance: {
+        state: 'failed',
+        failure: { ...timedOut, permanent: false },
+      },
+    })
+    const status = computeMachineStatus(failedRead, { events: [], readProblem: timedOut }, now)
+    const condition = (type: string) => status.conditions?.find((c) => c.type === type)
+
+    it.each([
+      ['Ready', { status: 'True', reason: 'Ready', lastTransitionTime: earlier }],
+      [
+        'InfrastructureReady',
+        { status: 'True', reason: 'InstanceReady', lastTransitionTime: earlier },
+      ],
+      ['InstanceObserved', { status: 'False', reason: 'ProviderTimeout' }],
+    ])('%s', (type, expected) => {
+      expect(condition(type)).toMatchObject(expected)
+    })
+
+    it('planned and written as a reconcile does: Ready stays True', () => {
+      const settings = { claimTtlMs: 150_000, deletionRetryMs: 10_000, nodeLookupRetryMs: 15_000 }
+      const written = computeMachineStatus(failedRead, planMachine(failedRead, now, settings), now)
+      expect(written.conditions?.find((c) => c.type === 'Ready')).toMatchObject({ status: 'True' })
+      expect(written.phase).toBe('Running')
+    })
+
+    it('stays Running and writes no addresses or providerStatus over the last ones', () => {
+      expect(status.phase).toBe('Running')
+      expect(status).not.toHaveProperty('addresses')
+      expect(status).not.toHaveProperty('providerStatus')
+    })
+
+    it('InstanceObserved turns True at the next good read', () => {
+      const after = machine({
+        providerID: 'kwok://ns/m',
+        status: { conditions: status.conditions },
+      })
+      const next = computeMachineStatus(
+        observed(after, { node: linked, instance: kwokInstance }),
+        { events: [] },
+        now,
+      )
+      expect(next.conditions?.find((c) => c.type === 'InstanceObserved')).toMatchObject({
+        status: 'True',
+        reason: 'InstanceRead',
+      })
+    })
   })
 })
