@@ -15,7 +15,7 @@ import { InvalidConfigurationError } from '../errors'
 import { classifyAwsError } from './errors'
 import type { SubnetChoice } from './offerings'
 import type { ResolvedLaunch } from './run-instances-input'
-import { type AwsProviderSpec, subnetEntriesOf } from './spec'
+import { type AwsProviderSpec, ownersNamed, subnetEntriesOf } from './spec'
 
 type SpecFilter = { name: string; values: string[] }
 
@@ -59,6 +59,14 @@ export async function resolveImage(
 ) {
   const { filters, owners } = spec.ami
   const id = spec.ami.follow && published ? published : spec.ami.id
+  // A spec stored before owners were required: refuse rather than launch a stranger's image.
+  if (!id && !ownersNamed(spec.ami)) {
+    throw invalid(
+      'ami.owners',
+      'InvalidAMI',
+      'ami.filters without ami.owners would match public images of any account; name the owners (or set allowPublicImages: true)',
+    )
+  }
   const input = id ? { ImageIds: [id] } : { Filters: toEc2Filters(filters ?? []), Owners: owners }
   const out = await send('DescribeImages', id ? 'ami.id' : 'ami.filters', () =>
     client.send(new DescribeImagesCommand(input), { abortSignal: signal }),

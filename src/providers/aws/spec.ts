@@ -32,12 +32,35 @@ function idOrFilters(what: string, pattern: RegExp) {
     .refine(exactlyOne, { message: `set exactly one of ${what}.id or ${what}.filters` })
 }
 
+/** Filters are bound to owners, or public images are accepted on purpose. */
+export function ownersNamed(ami: {
+  owners?: unknown[] | undefined
+  allowPublicImages?: boolean | undefined
+}): boolean {
+  return (ami.owners?.length ?? 0) > 0 || ami.allowPublicImages === true
+}
+
 const amiSchema = lazySchema(() =>
   z
     .strictObject({
       id: idSchema(/^ami-[0-9a-f]+$/),
       filters: filtersSchema().optional(),
-      owners: z.array(z.string().min(1)).optional().describe('Image owners (with filters).'),
+      owners: z
+        .array(z.string().min(1))
+        .min(1)
+        .optional()
+        .describe(
+          'Who may own the image (with filters): account ids, self, amazon or aws-marketplace. ' +
+            'Required with filters unless allowPublicImages: anyone can publish an image that ' +
+            'matches a name filter.',
+        ),
+      allowPublicImages: z
+        .boolean()
+        .optional()
+        .describe(
+          'true: filters without owners may match any public image, including ones published ' +
+            'by strangers to be picked up (the "whoAMI" pattern). Leave unset and name owners.',
+        ),
       follow: z
         .enum(['Newest'])
         .optional()
@@ -49,6 +72,11 @@ const amiSchema = lazySchema(() =>
         ),
     })
     .refine(exactlyOne, { message: 'set exactly one of ami.id or ami.filters' })
+    .refine((v) => v.filters === undefined || ownersNamed(v), {
+      message:
+        'ami.filters needs ami.owners (e.g. ["amazon"], ["self"] or an account id): without it the newest public image any account publishes under a matching name is launched; set allowPublicImages: true to accept that',
+      path: ['owners'],
+    })
     .refine((v) => v.follow === undefined || v.id === undefined, {
       message: 'follow needs ami.filters: a fixed ami.id has no newer image to follow',
       path: ['follow'],

@@ -69,7 +69,11 @@ describe('a MachineClass following the newest AMI of its filters (moto)', () => 
         provider: 'aws',
         providerSpec: {
           ...spec,
-          ami: { filters: [{ name: 'name', values: ['image-follow-*'] }], follow: 'Newest' },
+          ami: {
+            filters: [{ name: 'name', values: ['image-follow-*'] }],
+            owners: ['self'],
+            follow: 'Newest',
+          },
           subnet: { filters: [{ name: 'tag:tier', values: ['image-follow-test'] }] },
         },
         credentialsSecretRef: { name: 'aws' },

@@ -16,9 +16,16 @@ describe('aws provider on invalid configuration', () => {
     ['an unknown AMI', { ami: { id: 'ami-0000000000000dead' } }, 'InvalidAMI', 'ami.id'],
     [
       'an AMI filter matching nothing',
-      { ami: { filters: [{ name: 'name', values: ['nope-*'] }] } },
+      { ami: { filters: [{ name: 'name', values: ['nope-*'] }], owners: ['self'] } },
       'InvalidAMI',
       'ami.filters',
+    ],
+    [
+      // As a spec stored before owners were required reaches the provider: refused, not launched.
+      'AMI filters without owners (would follow any public image)',
+      { ami: { filters: [{ name: 'name', values: ['ubuntu-*'] }], follow: 'Newest' } },
+      'InvalidProviderSpec',
+      'ami.owners',
     ],
     ['an unknown subnet', { subnet: { id: 'subnet-0000dead' } }, 'InvalidSubnet', 'subnet'],
     [

@@ -57,6 +57,16 @@ describe('aws provider spec', () => {
     expect(spec.rootVolume).toEqual({ sizeGiB: 50, type: 'gp3', encrypted: true })
   })
 
+  it('AMI filters take public images only when allowPublicImages says so', () => {
+    const filters = [{ name: 'name', values: ['ubuntu-*'] }]
+    const issues = checkSchema(
+      awsProviderSpecSchema(),
+      { ...minimal, ami: { filters, allowPublicImages: true } },
+      '',
+    )
+    expect(issues).toEqual([])
+  })
+
   it('defaults the user data key', () => {
     const spec = awsProviderSpecSchema().parse({ ...minimal, userDataSecret: { name: 'boot' } })
     expect(spec.userDataSecret).toEqual({ name: 'boot', key: 'userData' })
@@ -111,6 +121,16 @@ describe('aws provider spec', () => {
     ['an AMI with neither id nor filters', { ami: {} }, 'ami'],
     ['a malformed AMI id', { ami: { id: 'img-1' } }, 'ami.id'],
     ['following a fixed AMI id', { ami: { id: 'ami-0abc', follow: 'Newest' } }, 'ami.follow'],
+    [
+      'AMI filters without owners (any account can publish a matching image)',
+      { ami: { filters: [{ name: 'name', values: ['ubuntu-*'] }], follow: 'Newest' } },
+      'ami.owners',
+    ],
+    [
+      'AMI filters with an empty owner list',
+      { ami: { filters: [{ name: 'name', values: ['ubuntu-*'] }], owners: [] } },
+      'ami.owners',
+    ],
     ['a malformed instance type', { instanceType: 'large' }, 'instanceType'],
     [
       'a subnet with both id and filters',

@@ -245,7 +245,7 @@ describe('computeMachineStatus', () => {
     it('InstanceObserved turns True at the next good read', () => {
       const after = machine({
         providerID: 'kwok://ns/m',
-        status: { conditions: status.conditions },
+        status: { conditions: status.conditions ?? [] },
       })
       const next = computeMachineStatus(
         observed(after, { node: linked, instance: kwokInstance }),
