@@ -2,7 +2,7 @@
 
 import type { RuntimeSettings } from '../deps'
 import { errorMessage } from '../errors'
-import { createDefaultProviders } from '../providers/default-registry'
+import { createDefaultProviders, type ProviderOwner } from '../providers/default-registry'
 import type { ProviderRegistry } from '../providers/registry'
 import { createClaimHolder, processSelf } from '../reconcile/machine/claim-holder'
 import type { Controller, ReconcileDeps } from '../reconcile/runtime/controller'
@@ -14,8 +14,9 @@ import { controllerCatalog } from './controller-catalog'
 export function runtimeControllers(
   settings: RuntimeSettings,
   env: NodeJS.ProcessEnv,
+  owner?: ProviderOwner,
 ): { providers: ProviderRegistry; controllers: Controller<ReconcileDeps>[] } {
-  const providers = asUsage('$MACHINE_API_PROVIDERS', () => createDefaultProviders(env))
+  const providers = asUsage('$MACHINE_API_PROVIDERS', () => createDefaultProviders(env, owner))
   const claimHolder = createClaimHolder(processSelf(env))
   const controllers = asUsage('--controllers', () =>
     selectControllers(controllerCatalog({ providers, claimHolder }), settings.controllers),

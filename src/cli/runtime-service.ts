@@ -10,6 +10,7 @@ import type { Controller, ReconcileDeps } from '../reconcile/runtime/controller'
 import { createRunner } from '../reconcile/runtime/runner'
 import type { CliCommand } from './command'
 import { runtimeControllers } from './controllers'
+import { loggedInstallationOwner } from './installation-owner'
 import { parseRuntimeSettings } from './runtime-settings'
 import { stopOnSignals } from './signals'
 
@@ -55,7 +56,8 @@ export function serveRuntime(options: {
   return async (values, io) => {
     const settings = parseRuntimeSettings(values, io.env, { bus: options.bus ?? false })
     const deps = createDeps(options.service)
-    const { controllers, providers } = runtimeControllers(settings, io.env)
+    const owner = await loggedInstallationOwner(deps, io.env)
+    const { controllers, providers } = runtimeControllers(settings, io.env, owner)
     const service = await options.start(deps, settings, controllers, io.env, providers)
     stopOnSignals(async (signal) => {
       deps.log.info({ signal }, 'stopping')

@@ -13,6 +13,8 @@ export interface Orphan {
   launchTime: string | undefined
   /** Whether this sweep terminates it (enabled and older than the grace period). */
   terminate: boolean
+  /** Why it is never terminated although it is an orphan (e.g. another installation's owner). */
+  keptBecause?: string
 }
 
 /** One orphan sweep over the account and region a MachineClass points at. */

@@ -12,6 +12,7 @@ import { parseConfig, sourced } from '../config'
 import { runtimeControllers } from '../controllers'
 import { runStatusCheckPass } from '../entry/status-check-pass'
 import { sweepOnce } from '../entry/sweep-once'
+import { loggedInstallationOwner } from '../installation-owner'
 import { controllersFlag, parseRuntimeSettings, runtimeEnvHelp } from '../runtime-settings'
 
 const passesSchema = z.object({
@@ -52,7 +53,8 @@ export const sweepCommand: CliCommand = {
     })
     const deps = createDeps('machine-api-sweep')
     try {
-      const { providers, controllers } = runtimeControllers(settings, io.env)
+      const owner = await loggedInstallationOwner(deps, io.env)
+      const { providers, controllers } = runtimeControllers(settings, io.env, owner)
       const report = await sweepOnce(deps, settings, controllers)
       // Status checks before orphans: a failing instance is worth more than a report.
       if (statusChecks === 'on') await runStatusCheckPass(deps, providers, settings.namespace)

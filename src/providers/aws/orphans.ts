@@ -1,9 +1,22 @@
 /**
- * @module The orphan sweep: instances carrying this deployment's ownership tag whose Machine no
+ * @module The orphan sweep: instances carrying this installation's ownership tag whose Machine no
  * longer exists (deleted while a create was in flight, a finalizer removed by hand...). They are
- * reported, and terminated after a grace period only when the operator enabled it.
+ * reported, and terminated after a grace period only when the operator enabled it, and only when
+ * their owner tag is this installation's own: another installation in the same AWS account has
+ * another owner (docs/operations.md, "Orphaned instances").
+ *
+ * Upgrade: releases before the per-installation owner tagged every instance `machine-api`
+ * (`legacyOwnerIds`). The sweep lists those too. One whose Machine exists here is this
+ * installation's: it is re-tagged with the owner (CreateTags), so it is swept like any other
+ * once it is orphaned. One without a Machine here may be another installation's, still on the
+ * old default: it is reported, never terminated.
  */
-import { type EC2Client, type Instance, TerminateInstancesCommand } from '@aws-sdk/client-ec2'
+import {
+  CreateTagsCommand,
+  type EC2Client,
+  type Instance,
+  TerminateInstancesCommand,
+} from '@aws-sdk/client-ec2'
 import type { Orphan } from '../orphans'
 import { classifyAwsError } from './errors'
 import { liveStates } from './instance'
@@ -17,11 +30,14 @@ export interface OrphanPolicy {
   graceMs: number
   /** Report-only when false (the default). */
   terminate: boolean
+  /** This installation's owner tag value: only instances carrying it are ever terminated. */
+  ownerId: string
 }
 
 /**
  * Pure: the orphans among `instances` given the UIDs of every existing Machine. An instance
- * without a UID tag carries our owner tag by hand; it is reported but never terminated.
+ * without a UID tag carries our owner tag by hand, and one with another owner tag (the legacy
+ * default, or anything a filter let through) may not be ours: both are reported, never terminated.
  */
 export function findOrphans(
   instances: readonly Instance[],
@@ -34,35 +50,45 @@ export function findOrphans(
     if (uid !== undefined && machineUids.has(uid)) continue
     const launched = instance.LaunchTime?.getTime()
     if (launched === undefined || policy.now.getTime() - launched < policy.graceMs) continue
+    const owner = tagValue(instance.Tags, tagKeys.owner)
+    const kept = uid === undefined ? 'it has no Machine UID tag' : ownerProblem(owner, policy)
     orphans.push({
       instanceId: instance.InstanceId ?? '',
       machineUid: uid,
       machineName: tagValue(instance.Tags, tagKeys.machineName),
       machineNamespace: tagValue(instance.Tags, tagKeys.machineNamespace),
       launchTime: instance.LaunchTime?.toISOString(),
-      terminate: policy.terminate && uid !== undefined,
+      terminate: policy.terminate && kept === undefined,
+      ...(kept ? { keptBecause: kept } : {}),
     })
   }
   return orphans
 }
 
-/** Live instances tagged with `ownerId`, all pages. */
+function ownerProblem(owner: string | undefined, policy: OrphanPolicy): string | undefined {
+  if (owner === policy.ownerId) return undefined
+  return `its owner tag is ${owner ?? 'missing'}, not this installation's ${policy.ownerId}`
+}
+
+/** Live instances tagged with one of `ownerIds`, all pages. */
 export async function listOwnedInstances(
   client: EC2Client,
-  ownerId: string,
+  ownerIds: readonly string[],
   signal: AbortSignal,
 ): Promise<Instance[]> {
   const filters = [
-    { Name: `tag:${tagKeys.owner}`, Values: [ownerId] },
+    { Name: `tag:${tagKeys.owner}`, Values: [...new Set(ownerIds)] },
     { Name: 'instance-state-name', Values: [...liveStates] },
   ]
   return await describeInstances(client, { Filters: filters, MaxResults: 500 }, signal)
 }
 
 /** What one sweep needs from its caller. */
-export interface SweepInput extends Omit<OrphanPolicy, 'now'> {
+export interface SweepInput extends Omit<OrphanPolicy, 'now' | 'ownerId'> {
   client: EC2Client
   ownerId: string
+  /** Owner values of earlier releases (`machine-api`): re-tagged when theirs, else reported. */
+  legacyOwnerIds?: readonly string[]
   /**
    * Every Machine UID in the cluster. Called after instances are listed, so a Machine created
    * meanwhile is seen; it must throw rather than return a partial set (an unreachable apiserver
@@ -75,13 +101,16 @@ export interface SweepInput extends Omit<OrphanPolicy, 'now'> {
 
 /** Lists, decides and (when enabled) terminates; returns every orphan found. */
 export async function sweepOrphans(input: SweepInput): Promise<Orphan[]> {
-  const instances = await listOwnedInstances(input.client, input.ownerId, input.signal)
+  const owners = [input.ownerId, ...(input.legacyOwnerIds ?? [])]
+  const instances = await listOwnedInstances(input.client, owners, input.signal)
   if (instances.length === 0) return []
   const uids = await input.machineUids()
+  await adoptLegacy(input, legacyOfOurs(instances, uids, input.ownerId))
   const orphans = findOrphans(instances, uids, {
     now: input.now(),
     graceMs: input.graceMs,
     terminate: input.terminate,
+    ownerId: input.ownerId,
   })
   const doomed = orphans.filter((o) => o.terminate).map((o) => o.instanceId)
   if (doomed.length > 0) {
@@ -92,4 +121,33 @@ export async function sweepOrphans(input: SweepInput): Promise<Orphan[]> {
       })
   }
   return orphans
+}
+
+/** Instances with another owner tag whose Machine exists here: this installation's, tagged before. */
+export function legacyOfOurs(
+  instances: readonly Instance[],
+  machineUids: ReadonlySet<string>,
+  ownerId: string,
+): string[] {
+  return instances
+    .filter((i) => tagValue(i.Tags, tagKeys.owner) !== ownerId)
+    .filter((i) => machineUids.has(tagValue(i.Tags, tagKeys.machineUid) ?? ''))
+    .map((i) => i.InstanceId ?? '')
+}
+
+/** Re-tags `ids` with this installation's owner (1,000 resources per CreateTags at most). */
+async function adoptLegacy(input: SweepInput, ids: string[]): Promise<void> {
+  for (let at = 0; at < ids.length; at += 1000) {
+    await input.client
+      .send(
+        new CreateTagsCommand({
+          Resources: ids.slice(at, at + 1000),
+          Tags: [{ Key: tagKeys.owner, Value: input.ownerId }],
+        }),
+        { abortSignal: input.signal },
+      )
+      .catch((error: unknown) => {
+        throw classifyAwsError(error, 'CreateTags')
+      })
+  }
 }

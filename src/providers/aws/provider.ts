@@ -24,6 +24,11 @@ export interface AwsProviderOptions extends ClientPoolOptions {
    * sharing an AWS account its own, so orphan sweeps never touch another's instances.
    */
   ownerId?: string | undefined
+  /**
+   * Owner values this installation used before (the old default `machine-api`): the orphan sweep
+   * re-tags those instances whose Machine exists and never terminates the others (orphans.ts).
+   */
+  legacyOwnerIds?: readonly string[] | undefined
   /** How long after launch an invisible recorded instance counts as eventual consistency (2 min). */
   launchGraceMs?: number | undefined
 }
@@ -55,6 +60,7 @@ export function createAwsProvider(options: AwsProviderOptions = {}): AwsProvider
       return await sweepOrphans({
         client,
         ownerId,
+        ...(options.legacyOwnerIds ? { legacyOwnerIds: options.legacyOwnerIds } : {}),
         machineUids: request.machineUids,
         now: request.now,
         signal: request.signal,

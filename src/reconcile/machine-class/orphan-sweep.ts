@@ -73,7 +73,7 @@ export async function sweepOrphanInstances(options: OrphanSweepOptions): Promise
         })
         for (const orphan of orphans) {
           reported.push({ ...orphan, machineClass: name })
-          const message = `Instance ${orphan.instanceId} (Machine ${orphan.machineNamespace}/${orphan.machineName}, uid ${orphan.machineUid}) has no Machine; ${orphan.terminate ? 'terminated' : 'reported only (orphan termination is off)'}`
+          const message = `Instance ${orphan.instanceId} (Machine ${orphan.machineNamespace}/${orphan.machineName}, uid ${orphan.machineUid}) has no Machine; ${orphan.terminate ? 'terminated' : orphan.keptBecause ? `reported only: ${orphan.keptBecause}` : 'reported only (orphan termination is off)'}`
           log.warn({ machineClass: name, instanceId: orphan.instanceId }, message)
           await recordEvent(
             { kube, log, fieldManager: options.fieldManager },

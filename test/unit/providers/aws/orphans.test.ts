@@ -1,12 +1,12 @@
 import type { Instance } from '@aws-sdk/client-ec2'
 import { describe, expect, it } from 'vitest'
-import { findOrphans } from '../../../../src/providers/aws/orphans'
+import { findOrphans, legacyOfOurs } from '../../../../src/providers/aws/orphans'
 
 const now = new Date('2026-06-01T12:00:00Z')
 const hourAgo = new Date('2026-06-01T11:00:00Z')
 const minuteAgo = new Date('2026-06-01T11:59:00Z')
 
-function instance(id: string, uid: string | undefined, launched: Date): Instance {
+function instance(id: string, uid: string | undefined, launched: Date, owner = 'o'): Instance {
   return {
     InstanceId: id,
     LaunchTime: launched,
@@ -14,12 +14,12 @@ function instance(id: string, uid: string | undefined, launched: Date): Instance
       ...(uid ? [{ Key: 'machine-api.dev/machine-uid', Value: uid }] : []),
       { Key: 'machine-api.dev/machine-name', Value: `m-${id}` },
       { Key: 'machine-api.dev/machine-namespace', Value: 'ns' },
-      { Key: 'machine-api.dev/owner', Value: 'o' },
+      { Key: 'machine-api.dev/owner', Value: owner },
     ],
   }
 }
 
-const policy = { now, graceMs: 15 * 60_000, terminate: true }
+const policy = { now, graceMs: 15 * 60_000, terminate: true, ownerId: 'o' }
 
 describe('findOrphans', () => {
   it.each([
@@ -54,5 +54,32 @@ describe('findOrphans', () => {
   it('never terminates an owner-tagged instance without a Machine UID (tagged by hand)', () => {
     const [orphan] = findOrphans([instance('i-4', undefined, hourAgo)], new Set(), policy)
     expect(orphan?.terminate).toBe(false)
+  })
+
+  it.each([
+    [
+      "another installation's owner",
+      'machine-api-other',
+      "its owner tag is machine-api-other, not this installation's o",
+    ],
+    [
+      'the owner of earlier releases (maybe another installation still on it)',
+      'machine-api',
+      "its owner tag is machine-api, not this installation's o",
+    ],
+  ])('never terminates an instance with %s, and says why', (_, owner, why) => {
+    const [orphan] = findOrphans([instance('i-5', 'gone', hourAgo, owner)], new Set(), policy)
+    expect(orphan).toMatchObject({ instanceId: 'i-5', terminate: false, keptBecause: why })
+  })
+})
+
+describe('legacyOfOurs', () => {
+  it('picks the instances of an earlier owner whose Machine exists here', () => {
+    const instances = [
+      instance('i-ours-old', 'live', hourAgo, 'machine-api'),
+      instance('i-ours-new', 'live', hourAgo, 'o'),
+      instance('i-theirs', 'elsewhere', hourAgo, 'machine-api'),
+    ]
+    expect(legacyOfOurs(instances, new Set(['live']), 'o')).toEqual(['i-ours-old'])
   })
 })
