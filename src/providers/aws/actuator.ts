@@ -1,7 +1,7 @@
 /**
  * @module The `aws` actuator: EC2 instances for Machines, launched over ordered offerings with
  * fallback on capacity misses, crash-safe (a ClientToken per offering + UID tags), tolerant of EC2's
- * eventual consistency, and idempotent on delete.
+ * eventual consistency (exists and delete also look up by ClientToken), and idempotent on delete.
  */
 import {
   type EC2Client,
@@ -174,7 +174,12 @@ export function createAwsActuator(options: AwsActuatorOptions): Actuator {
   return {
     async exists(ctx, machine) {
       const client = await reach(ctx)
-      const seen = await observeMachine(client, machine, { going: false, signal: ctx.signal })
+      // Also by ClientToken: "no instance" must not be concluded from a tag index that lags.
+      const seen = await observeMachine(client, machine, {
+        going: false,
+        signal: ctx.signal,
+        byToken: true,
+      })
       return backing(ctx, machine, seen) !== undefined
     },
 
@@ -225,7 +230,11 @@ export function createAwsActuator(options: AwsActuatorOptions): Actuator {
 
     async delete(ctx, machine) {
       const client = await reach(ctx)
-      const seen = await observeMachine(client, machine, { going: true, signal: ctx.signal })
+      const seen = await observeMachine(client, machine, {
+        going: true,
+        signal: ctx.signal,
+        byToken: true,
+      })
       const all = [...(seen.recorded ? [seen.recorded] : []), ...seen.tagged]
       // Never declare "gone" while a just-launched instance may merely be invisible (throws).
       if (all.length === 0) backing(ctx, machine, seen)

@@ -1,6 +1,8 @@
 /**
  * @module Finds the instances behind a Machine: by the instance id it recorded, then by its UID
- * tag, which is what makes a crash between RunInstances and the status write harmless.
+ * tag, which is what makes a crash between RunInstances and the status write harmless, and (for
+ * `exists` and `delete`, when those find nothing) by the ClientToken its launches carried: a
+ * second index, since EC2's tag lookups lag a launch (eventual consistency).
  */
 import {
   DescribeInstancesCommand,
@@ -88,31 +90,72 @@ export async function describeByUid(
   )
 }
 
+/**
+ * The `client-token` filter value matching every launch of the Machine with `uid`: each offering's
+ * token is `machine-api-<uid>-<hash>` (run-instances-input.ts `clientTokenFor`), and EC2 filter
+ * values take `*` wildcards.
+ * https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_DescribeInstances.html
+ */
+export function clientTokenPattern(uid: string): string {
+  return `machine-api-${uid}-*`
+}
+
+/** Instances launched with one of the Machine's ClientTokens, live or (with `going`) going. */
+export async function describeByClientToken(
+  client: EC2Client,
+  uid: string,
+  options: { going: boolean; signal: AbortSignal },
+): Promise<Instance[]> {
+  const states: string[] = [...liveStates, ...(options.going ? goingStates : [])]
+  return await describeInstances(
+    client,
+    {
+      Filters: [
+        { Name: 'client-token', Values: [clientTokenPattern(uid)] },
+        { Name: 'instance-state-name', Values: states },
+      ],
+    },
+    options.signal,
+  )
+}
+
 /** What the lookups saw for one Machine. */
 export interface Observed {
   /** The recorded instance id, if any. */
   recordedId: string | undefined
   /** The recorded instance as EC2 describes it (any state); undefined when EC2 does not know it. */
   recorded: Instance | undefined
-  /** Instances found by UID tag (live, plus shutting-down when asked). */
+  /**
+   * Instances found by UID tag (live, plus shutting-down when asked), or, when asked `byToken` and
+   * neither the id nor the tag found one, by ClientToken.
+   */
   tagged: Instance[]
 }
 
 /**
- * Looks up the Machine's instances: 1 call when the recorded instance is live, 2 otherwise.
- * The UID lookup runs even when the id lookup succeeds but the instance is gone, so duplicates
- * from older, crashed attempts are still seen.
+ * Looks up the Machine's instances: 1 call when the recorded instance is live, 2 otherwise, 3
+ * when asked `byToken` and nothing was found. The UID lookup runs even when the id lookup
+ * succeeds but the instance is gone, so duplicates from older, crashed attempts are still seen.
+ * The ClientToken lookup finds a launch whose tags EC2 does not show yet (a Machine deleted while
+ * its create was in flight: issue 42).
  */
 export async function observeMachine(
   client: EC2Client,
   machine: ActuatorMachine,
-  options: { going: boolean; signal: AbortSignal },
+  options: { going: boolean; signal: AbortSignal; byToken?: boolean },
 ): Promise<Observed> {
   const recordedId = recordedInstanceId(machine)
   const recorded = recordedId ? await describeById(client, recordedId, options.signal) : undefined
+  const states: readonly string[] = [...liveStates, ...(options.going ? goingStates : [])]
   const recordedLive =
     recorded && (liveStates as readonly string[]).includes(recorded.State?.Name ?? '')
   if (recordedLive && !options.going) return { recordedId, recorded, tagged: [] }
   const tagged = await describeByUid(client, machine.metadata.uid, options)
-  return { recordedId, recorded, tagged }
+  const found = tagged.length > 0 || (recorded && states.includes(recorded.State?.Name ?? ''))
+  if (found || !options.byToken) return { recordedId, recorded, tagged }
+  return {
+    recordedId,
+    recorded,
+    tagged: await describeByClientToken(client, machine.metadata.uid, options),
+  }
 }

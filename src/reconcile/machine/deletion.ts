@@ -5,7 +5,8 @@
  * delete the instance and wait until it is gone -> delete the Node (unless its deletion already
  * started) -> remove the finalizer. `planDeletionPass` puts it in front of what a deleting
  * Machine needs first: the finalizer, a usable provider, a failed provider call
- * (provider-failure.ts), a termination still going, one last Node lookup.
+ * (provider-failure.ts), a termination still going, one last Node lookup; and after it, a create
+ * claim that still holds the finalizer (`createClaimHold`).
  */
 import { ANNOTATIONS } from '../../api/group'
 import { parseDurationMs } from '../../api/shared/duration'
@@ -116,6 +117,8 @@ export function planDeletionPass(
   }
   const step = nextDeletionStep(deletionObservation(obs, now), now)
   const startTimers = step.startTimers as Record<string, string>
+  const hold = 'type' in step.next ? createClaimHold(step.next, obs, now, settings) : undefined
+  if (hold) return { deleting: hold.wait, events: [], startTimers, ...timer(hold.waitMs) }
   if (!('wait' in step.next)) return { action: step.next, events: [], startTimers }
   const waitMs =
     step.next.on === 'hook'
@@ -124,6 +127,39 @@ export function planDeletionPass(
         ? settings.deletionRetryMs
         : Math.min(settings.deletionRetryMs, Math.max(0, step.deadlineMs - now.getTime()))
   return { deleting: step.next.wait, events: [], startTimers, ...timer(waitMs) }
+}
+
+/**
+ * Whether a create claim keeps the finalizer on although no instance was found. A create that
+ * was in flight when the Machine was deleted may launch after the lookups ran, or its instance may
+ * not show in EC2's lookups yet (eventual consistency): removing the finalizer then leaks it,
+ * since nothing else would ever delete it (issue 42). So the finalizer stays until the claim has
+ * run out, whoever holds it: the create's launches are sent within the provider call timeout of
+ * the claim, and the claim lasts a quarter longer, so by then any of them has had that long to
+ * show in the tag and ClientToken lookups, which the passes meanwhile repeat (an instance they
+ * find is terminated at once). A dead holder is not taken over earlier: its launch may be a
+ * moment old, and nothing tells how long ago it died. An unreadable claim time holds nothing (as
+ * for creates, plan.ts).
+ */
+export function createClaimHold(
+  next: MachineAction,
+  obs: Pick<MachineObservation, 'claim'>,
+  now: Date,
+  settings: Pick<MachinePlanSettings, 'claimTtlMs' | 'deletionRetryMs'>,
+): { wait: Problem; waitMs: number } | undefined {
+  if (next.type !== 'remove-finalizer' || !obs.claim) return undefined
+  const leftMs = obs.claim.at.getTime() + settings.claimTtlMs - now.getTime()
+  if (!Number.isFinite(leftMs) || leftMs <= 0) return undefined
+  const holder = obs.claim.holderDead ? 'a worker that has since died' : 'another reconcile'
+  return {
+    wait: {
+      reason: 'WaitingForCreateClaim',
+      message:
+        `The instance was being created (by ${holder}) when the Machine was deleted; ` +
+        `looking for it until the create claim of ${obs.claim.at.toISOString()} runs out`,
+    },
+    waitMs: Math.min(settings.deletionRetryMs, leftMs),
+  }
 }
 
 /** Decides the next deletion step. Timers start the first time their stage is reached. */

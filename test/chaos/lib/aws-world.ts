@@ -2,6 +2,12 @@
  * @module The aws side of a scenario: a moto EC2 server (optionally behind the fault proxy), an
  * EC2 client for auditing, a namespace with a credentials Secret and an aws MachineClass, the
  * ec2-node-simulator playing each instance's kubelet, and the environment a worker process needs.
+ *
+ * `CHAOS_EC2_LAG_MS=<ms>` turns on the fault proxy's eventual-consistency mode for every aws
+ * scenario (test/harness/moto/eventual-consistency.ts): a launched instance is missing from
+ * tag-filtered DescribeInstances for that long, and unknown by id (and to other filters) for
+ * `CHAOS_EC2_ID_LAG_MS` (default a quarter of it). The worker then talks to EC2 through the proxy
+ * even in scenarios without faults; audits and the node simulator still see moto as it is.
  */
 import { DescribeImagesCommand, EC2Client } from '@aws-sdk/client-ec2'
 import type { KubeConfig } from '@kubernetes/client-node'
@@ -12,7 +18,11 @@ import { createHttpTransport } from '../../../src/kube/http-transport'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
 import { silentLogger } from '../../../src/observability/logger'
-import { type FaultProxy, startFaultProxy } from '../../harness/moto/fault-proxy'
+import {
+  type ConsistencyLag,
+  type FaultProxy,
+  startFaultProxy,
+} from '../../harness/moto/fault-proxy'
 import { type MotoServer, startMotoServer } from '../../harness/moto/moto-server'
 import { groupLabel } from './machine-ledger'
 
@@ -43,13 +53,23 @@ export interface AwsWorld {
   namespace: string
   kube: KubeClient
   moto: MotoServer
-  /** Present when started with `faults: true`; the worker talks to EC2 through it. */
+  /** Present when started with `faults: true` or a lag; the worker talks to EC2 through it. */
   proxy?: FaultProxy
+  /** The eventual-consistency lag in force (CHAOS_EC2_LAG_MS), if any. */
+  lag?: ConsistencyLag
   /** Talks to moto directly (never through the proxy): for audits. */
   ec2: EC2Client
   /** What a worker process needs on top of KUBECONFIG (EC2 endpoint, region, providers...). */
   workerEnv: Record<string, string>
   stop(): Promise<void>
+}
+
+/** The lag CHAOS_EC2_LAG_MS / CHAOS_EC2_ID_LAG_MS ask for, if any. */
+export function chaosLag(env: NodeJS.ProcessEnv = process.env): ConsistencyLag | undefined {
+  const tagMs = Number(env.CHAOS_EC2_LAG_MS ?? 0)
+  if (!Number.isFinite(tagMs) || tagMs <= 0) return undefined
+  const idMs = Number(env.CHAOS_EC2_ID_LAG_MS)
+  return Number.isFinite(idMs) && idMs >= 0 ? { tagMs, idMs } : { tagMs }
 }
 
 export async function startAwsWorld(options: {
@@ -76,7 +96,9 @@ async function populate(
   options: Parameters<typeof startAwsWorld>[0],
   moto: MotoServer,
 ): Promise<AwsWorld> {
-  const proxy = options.faults ? await startFaultProxy(moto.endpoint) : undefined
+  const lag = chaosLag()
+  const proxy = options.faults || lag ? await startFaultProxy(moto.endpoint) : undefined
+  if (lag) proxy?.lag(lag)
   const ec2 = new EC2Client({
     region: chaosRegion,
     endpoint: moto.endpoint,
@@ -120,6 +142,7 @@ async function populate(
     kube,
     moto,
     proxy,
+    ...(lag ? { lag } : {}),
     ec2,
     workerEnv: {
       KUBECONFIG: options.kubeconfigPath,

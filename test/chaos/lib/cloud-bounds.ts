@@ -16,6 +16,8 @@
  *   the watch events of its own writes (the create claim and the status). A hot loop breaks this.
  * - A healthy Machine is reconciled a bounded number of times while it comes up (its own writes,
  *   its Node appearing, provider polls every 10 s while pending) and once per sweep after that.
+ *
+ * And the capacity scenario's RunInstances bound, from its inputs only (`capacityRunBound`).
  */
 
 /** HTTP requests per SDK command at most (the SDK's own retries). */
@@ -59,4 +61,30 @@ export function ec2CallBound(o: {
   // The periodic orphan sweep lists each class's instances once per sweep.
   const orphanCommands = 2 * sweeps
   return sdkAttempts * (healthyCommands + starvedCommands + orphanCommands)
+}
+
+/** Machines a set created with `replicas` and then scaled through `schedule` creates. */
+export function machinesCreated(replicas: number, schedule: readonly number[]): number {
+  let created = replicas
+  let current = replicas
+  for (const next of schedule) {
+    created += Math.max(0, next - current)
+    current = next
+  }
+  return created
+}
+
+/**
+ * RunInstances requests at most in the capacity scenario: each Machine launches once, each
+ * injected miss is one request (the SDK does not retry InsufficientInstanceCapacity), and each
+ * kill cuts short at most `concurrency` creates, each sent again once (with its ClientToken).
+ * Nothing here is measured from the worker, so a Machine launched twice breaks the bound.
+ */
+export function capacityRunBound(o: {
+  machines: number
+  misses: number
+  kills: number
+  concurrency: number
+}): number {
+  return o.machines + o.misses + o.kills * o.concurrency
 }

@@ -12,14 +12,20 @@
  *   concurrency x (memory windows + times each went out): a miss is remembered for the TTL by every
  *   worker, so only the reconciles that read the class before it was written (at most the worker's
  *   concurrency) can miss the same offering again within one window; kills do not reset it.
- * - RunInstances requests <= instances launched + misses + kills x concurrency (a create the kill
- *   cut short is sent again with its ClientToken, which returns the first instance).
+ * - RunInstances requests <= Machines the scale schedule creates + misses + kills x concurrency:
+ *   each Machine launches once, each miss is one request (the SDK does not retry it), and a create
+ *   the kill cut short is sent again (with its ClientToken, which returns the first instance).
+ *   Every term comes from the scenario's inputs and the faults it injected, not from what the
+ *   worker launched, so a Machine launched twice, or relaunched in a loop, breaks it.
+ *
+ * With CHAOS_EC2_LAG_MS (lib/aws-world.ts) the same run meets EC2's eventual consistency.
  */
 import { tmpdir } from 'node:os'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import { uniqueName } from '../../harness/kube'
 import { type RunAudit, startAudit } from '../lib/audit'
 import { type AwsWorld, startAwsWorld } from '../lib/aws-world'
+import { capacityRunBound, machinesCreated } from '../lib/cloud-bounds'
 import {
   createMachineSet,
   scaleMachineSet,
@@ -71,6 +77,12 @@ function sum(counts: Record<string, number>): number {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** The replicas the set is scaled to after it is created: down to a third and back, twice. */
+function churn(replicas: number): number[] {
+  const third = Math.ceil(replicas / 3)
+  return [third, replicas, third, replicas]
+}
 
 /** Flips the flapping offerings (each out with probability 1/2) every `flipMs` until `until`. */
 async function flap(
@@ -150,8 +162,8 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
       { className: set, replicas: size.replicas },
     )
     // Churn under the faults: two thirds of the set go and come back, twice.
-    const third = Math.ceil(size.replicas / 3)
-    for (const replicas of [third, size.replicas, third, size.replicas]) {
+    const schedule = churn(size.replicas)
+    for (const replicas of schedule) {
       await sleep(size.faultMs / 5)
       audit.intents.want(set, replicas)
       await scaleMachineSet(kube, { namespace, name: set }, replicas)
@@ -185,7 +197,8 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
     const missBound = flapping * concurrency * (windows + wentOut)
     const launched = counts.breakdown.instancesLaunched
     const runInstances = callsAtConvergence.RunInstances ?? 0
-    const runBound = launched + faults.misses() + kills * concurrency
+    const created = machinesCreated(size.replicas, schedule)
+    const runBound = capacityRunBound({ machines: created, misses, kills, concurrency })
     const boundBroken = (misses > missBound ? 1 : 0) + (runInstances > runBound ? 1 : 0)
     return {
       id: capacityScenario.id,
@@ -211,7 +224,10 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
         missBound,
         runInstances,
         runInstancesBound: runBound,
+        machinesCreated: created,
         instancesLaunched: launched,
+        ec2Lag: world.lag ?? 'off',
+        lagInjected: proxy.injected(),
         ec2RequestsUnderFaults: sum(calls),
         ec2RequestsToConvergence: sum(callsAtConvergence),
         ec2RequestsPerMachine:

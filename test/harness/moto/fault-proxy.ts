@@ -2,10 +2,23 @@
  * @module A small HTTP proxy in front of moto that answers chosen EC2 actions with chosen AWS
  * errors (throttling, capacity) a number of times, or a random share of all requests (seeded by
  * the caller), or rewrites moto's real answer to an action (a state moto cannot simulate, such as
- * an impaired status check), and counts every request and every injected fault per action. It
- * injects what moto cannot produce; everything else is moto's real answer.
+ * an impaired status check), or holds answers back (a slow call), or lags like EC2's eventual
+ * consistency (eventual-consistency.ts: a launched instance unseen by tag lookups for a while),
+ * and counts every request and every injected fault per action. It also filters DescribeInstances
+ * by `client-token` as EC2 does (moto 5.2.5 does not know that filter). It injects what moto
+ * cannot produce; everything else is moto's real answer.
  */
-import { createServer, type IncomingMessage, request } from 'node:http'
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, request } from 'node:http'
+import { type ConsistencyLag, createConsistency } from './eventual-consistency'
+import {
+  asRunInstancesAnswer,
+  filterMatches,
+  pruneInstances,
+  readFilters,
+  withFilters,
+} from './instance-xml'
+
+export type { ConsistencyLag } from './eventual-consistency'
 
 /** One planned failure. */
 export interface Fault {
@@ -47,17 +60,33 @@ export interface Rewrite {
   rewrite: (body: string, params: URLSearchParams) => string
 }
 
+/** Answers to `action` held back `ms` after moto answered (the call is slow; the work is done). */
+export interface Delay {
+  action: string
+  ms: number
+  /** How many answers are held (default: all). */
+  times?: number
+}
+
 /** A running proxy. */
 export interface FaultProxy {
   endpoint: string
   inject(fault: Fault): void
+  /** Holds back later answers to `delay.action` (added to earlier delays of other actions). */
+  delay(delay: Delay): void
+  /**
+   * Turns EC2's eventual consistency on (eventual-consistency.ts) with these lags, or off with
+   * `undefined`. Hidden instances count in `injected()` as `DescribeInstances/Lagged`, refused
+   * ids as `<Action>/InvalidInstanceID.NotFound`, token replays as `RunInstances/ClientToken`.
+   */
+  lag(lag: ConsistencyLag | undefined): void
   /** Rewrites every later answer to `rewrite.action` (replaces an earlier rewrite of it). */
   rewrite(rewrite: Rewrite): void
   /** Starts failing a random share of requests (replaces an earlier random setting). */
   injectRandom(faults: RandomFaults): void
-  /** Removes every fault and rewrite; counts stay. */
+  /** Removes every fault, rewrite and delay; counts and the lag (a trait of the world) stay. */
   clearFaults(): void
-  /** Removes every fault and rewrite and resets the counts. */
+  /** Removes every fault, rewrite, delay and lag and resets the counts. */
   clear(): void
   /** Requests seen per EC2 action (including failed ones). */
   counts(): Record<string, number>
@@ -76,14 +105,63 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks)
 }
 
+/** What moto answered. */
+interface Answer {
+  status: number
+  headers: IncomingHttpHeaders
+  body: Buffer
+}
+
+/** Sends `body` to moto with the caller's headers (moto reads the region from the signature). */
+function forward(upstream: URL, req: IncomingMessage, body: Buffer): Promise<Answer> {
+  const { 'content-length': _length, ...headers } = req.headers
+  return new Promise((resolve) => {
+    const call = request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...headers, host: upstream.host, 'content-length': body.length },
+      },
+      (res) => {
+        void readBody(res).then((answer) =>
+          resolve({ status: res.statusCode ?? 502, headers: res.headers, body: answer }),
+        )
+      },
+    )
+    call.on('error', () => resolve({ status: 502, headers: {}, body: Buffer.alloc(0) }))
+    call.end(body)
+  })
+}
+
+/** `params` without its `client-token` filters, and those filters' values. */
+function splitTokenFilter(params: URLSearchParams): { rest: URLSearchParams; tokens?: string[] } {
+  const filters = readFilters(params)
+  const tokens = filters.filter((f) => f.name === 'client-token')
+  if (tokens.length === 0) return { rest: params }
+  const rest = withFilters(
+    params,
+    filters.filter((f) => f.name !== 'client-token'),
+  )
+  return { rest, tokens: tokens.flatMap((f) => f.values) }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
 /** Starts the proxy on a kernel-chosen loopback port, forwarding to `target`. */
 export async function startFaultProxy(target: string): Promise<FaultProxy> {
   const upstream = new URL(target)
   const faults: (Fault & { left: number })[] = []
+  const delays: (Delay & { left: number })[] = []
   const counts: Record<string, number> = {}
   const injected: Record<string, number> = {}
   let random: RandomFaults | undefined
   const rewrites = new Map<string, Rewrite['rewrite']>()
+  const consistency = createConsistency()
+  const count = (key: string, n = 1) => {
+    injected[key] = (injected[key] ?? 0) + n
+  }
 
   function pickFault(
     action: string,
@@ -101,6 +179,61 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     return random.errors[Math.floor(random.next() * random.errors.length)]
   }
 
+  function pickDelay(action: string): number {
+    const delay = delays.find((d) => d.action === action && d.left > 0)
+    if (!delay) return 0
+    delay.left -= 1
+    return delay.ms
+  }
+
+  /** moto's answer to a request, with the lag, the token filter and the rewrites applied. */
+  async function answer(req: IncomingMessage, body: Buffer, params: URLSearchParams) {
+    const action = params.get('Action') ?? 'unknown'
+    if (consistency.unknownId(action, params, Date.now())) {
+      count(`${action}/InvalidInstanceID.NotFound`)
+      return error(400, 'InvalidInstanceID.NotFound')
+    }
+    const replayed = action === 'RunInstances' ? consistency.launchedWithToken(params) : undefined
+    if (replayed) {
+      // EC2 answers a repeated ClientToken with the first launch's instances, as they are now.
+      const describe = new URLSearchParams({ Action: 'DescribeInstances', Version: '2016-11-15' })
+      for (const [i, id] of replayed.entries()) describe.set(`InstanceId.${i + 1}`, id)
+      const now = await forward(upstream, req, Buffer.from(describe.toString(), 'utf8'))
+      const replay = asRunInstancesAnswer(now.body.toString('utf8'))
+      if (now.status === 200 && replay) {
+        count('RunInstances/ClientToken')
+        return { status: 200, headers: { 'content-type': 'text/xml' }, body: Buffer.from(replay) }
+      }
+    }
+    const { rest, tokens } =
+      action === 'DescribeInstances' ? splitTokenFilter(params) : { rest: params }
+    const sent = tokens ? Buffer.from(rest.toString(), 'utf8') : body
+    const out = await forward(upstream, req, sent)
+    if (out.status !== 200) return out
+    let text = out.body.toString('utf8')
+    if (action === 'RunInstances' || action === 'CreateFleet') {
+      consistency.recordLaunch(text, params, Date.now())
+    }
+    if (action === 'DescribeInstances') {
+      if (tokens) {
+        text = pruneInstances(text, (xml) => {
+          const token = /<clientToken>([^<]*)<\/clientToken>/.exec(xml)?.[1] ?? ''
+          return tokens.some((pattern) => filterMatches(pattern, token))
+        }).body
+      }
+      const hidden = consistency.hide(text, params, Date.now())
+      if (hidden.removed > 0) count('DescribeInstances/Lagged', hidden.removed)
+      text = hidden.body
+    }
+    const rewrite = rewrites.get(action)
+    if (rewrite) text = rewrite(text, params)
+    return { ...out, body: Buffer.from(text, 'utf8') }
+  }
+
+  function error(status: number, code: string): Answer {
+    return { status, headers: { 'content-type': 'text/xml' }, body: Buffer.from(errorXml(code)) }
+  }
+
   const server = createServer(async (req, res) => {
     const body = await readBody(req)
     const params = new URLSearchParams(body.toString('utf8'))
@@ -108,66 +241,45 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     counts[action] = (counts[action] ?? 0) + 1
     const fault = pickFault(action, params)
     if (fault) {
-      const key = `${action}/${fault.code}`
-      injected[key] = (injected[key] ?? 0) + 1
+      count(`${action}/${fault.code}`)
       if (fault.hang) return
       res.writeHead(fault.status, { 'content-type': 'text/xml' })
       res.end(errorXml(fault.code))
       return
     }
-    const forward = request(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        method: req.method,
-        path: req.url,
-        headers: { ...req.headers, host: upstream.host },
-      },
-      (upstreamRes) => {
-        const rewrite = rewrites.get(action)
-        if (!rewrite || upstreamRes.statusCode !== 200) {
-          res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers)
-          upstreamRes.pipe(res)
-          return
-        }
-        void readBody(upstreamRes).then((answer) => {
-          const rewritten = Buffer.from(rewrite(answer.toString('utf8'), params), 'utf8')
-          const {
-            'content-length': _length,
-            'transfer-encoding': _encoding,
-            ...headers
-          } = upstreamRes.headers
-          res.writeHead(200, { ...headers, 'content-length': rewritten.length })
-          res.end(rewritten)
-        })
-      },
-    )
-    forward.on('error', () => {
-      res.writeHead(502)
-      res.end()
-    })
-    forward.end(body)
+    const held = pickDelay(action)
+    const out = await answer(req, body, params)
+    if (held > 0) {
+      count(`${action}/Delayed`)
+      await sleep(held)
+    }
+    const { 'content-length': _length, 'transfer-encoding': _encoding, ...headers } = out.headers
+    res.writeHead(out.status, { ...headers, 'content-length': out.body.length })
+    res.end(out.body)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : 0
+  const clearFaults = () => {
+    faults.length = 0
+    delays.length = 0
+    random = undefined
+    rewrites.clear()
+  }
 
   return {
     endpoint: `http://127.0.0.1:${port}`,
     inject: (fault) => faults.push({ ...fault, left: fault.times ?? Number.POSITIVE_INFINITY }),
+    delay: (delay) => delays.push({ ...delay, left: delay.times ?? Number.POSITIVE_INFINITY }),
+    lag: (lag) => consistency.set(lag),
     injectRandom(settings) {
       random = settings
     },
     rewrite: ({ action, rewrite }) => rewrites.set(action, rewrite),
-    clearFaults() {
-      faults.length = 0
-      random = undefined
-      rewrites.clear()
-    },
+    clearFaults,
     clear() {
-      faults.length = 0
-      random = undefined
-      rewrites.clear()
+      clearFaults()
+      consistency.clear()
       for (const key of Object.keys(counts)) delete counts[key]
       for (const key of Object.keys(injected)) delete injected[key]
     },

@@ -1,6 +1,8 @@
 /**
  * @module Starts moto's EC2 server (PyPI `moto[server]`, installed by ./install.sh) on a free
- * loopback port for a test file, and stops it without leaving processes behind.
+ * loopback port for a test file, and stops it without leaving processes behind. Clients reach it
+ * through a fault proxy without faults, which adds the one EC2 behaviour the provider relies on
+ * that moto 5.2.5 lacks: DescribeInstances filtered by `client-token` (fault-proxy.ts).
  */
 import { execFile } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
@@ -10,14 +12,17 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { freePort } from '../controlplane/free-port'
 import { startSupervised } from '../controlplane/supervised-process'
+import { startFaultProxy } from './fault-proxy'
 
 const execFileAsync = promisify(execFile)
 const installScript = fileURLToPath(new URL('./install.sh', import.meta.url))
 
 /** A running moto server. */
 export interface MotoServer {
-  /** e.g. `http://127.0.0.1:41234`; pass it as the EC2 client's endpoint. */
+  /** e.g. `http://127.0.0.1:41234`; pass it as the EC2 client's endpoint (moto behind the proxy). */
   endpoint: string
+  /** moto itself, without the proxy. */
+  motoEndpoint: string
   /** Forgets every resource (POST /moto-api/reset), for isolation between tests. */
   reset(): Promise<void>
   stop(): Promise<void>
@@ -72,14 +77,19 @@ export async function startMotoServer(options: { timeoutMs?: number } = {}): Pro
     const deadline = Date.now() + (options.timeoutMs ?? 30_000)
     while (proc.isRunning() && Date.now() < deadline) {
       if (await answers(endpoint)) {
+        const proxy = await startFaultProxy(endpoint)
         return {
-          endpoint,
+          endpoint: proxy.endpoint,
+          motoEndpoint: endpoint,
           async reset() {
             const res = await fetch(`${endpoint}/moto-api/reset`, { method: 'POST' })
             if (!res.ok) throw new Error(`moto reset: HTTP ${res.status}`)
             await res.body?.cancel()
           },
-          stop: () => proc.stop(),
+          async stop() {
+            await proxy.stop()
+            await proc.stop()
+          },
           tail: (lines) => proc.tail(lines),
         }
       }
