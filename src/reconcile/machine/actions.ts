@@ -15,8 +15,11 @@ export type MachineAction =
    * next, so the same patch takes the create claim (one Machine write instead of two).
    */
   | { type: 'add-finalizer'; claimCreate?: true }
-  /** Mark the Machine while this reconcile creates its instance (see claim-holder.ts). */
-  | { type: 'claim-create' }
+  /**
+   * Mark the Machine while this reconcile creates its instance (see claim-holder.ts);
+   * `forDeletion`: a deletion takes over a dead create's claim (deletion.ts `createClaimHold`).
+   */
+  | { type: 'claim-create'; forDeletion?: true }
   | { type: 'create-instance' }
   /** Drop this reconcile's claim after a failed create, so the retry need not wait for it. */
   | { type: 'release-claim' }

@@ -34,15 +34,22 @@ export interface HolderSelf {
   incarnation: string
 }
 
-/** The claim annotation's value: when it was taken, and by whom. */
-export function formatClaim(at: Date, holderId: string): string {
-  return `${at.toISOString()} ${holderId}`
+/** The marker of a claim a deletion took over from a dead create (deletion.ts). */
+const forDeletionMarker = 'deleting'
+
+/** The claim annotation's value: when it was taken, by whom, and whether by a deletion. */
+export function formatClaim(at: Date, holderId: string, forDeletion = false): string {
+  return `${at.toISOString()} ${holderId}${forDeletion ? ` ${forDeletionMarker}` : ''}`
 }
 
 /** Reads a claim value; a bare timestamp (claims of older versions) has no holder. */
-export function parseClaim(value: string): { at: Date; holder?: string } {
-  const [at = '', holder] = value.trim().split(/\s+/, 2)
-  return { at: new Date(at), ...(holder ? { holder } : {}) }
+export function parseClaim(value: string): { at: Date; holder?: string; forDeletion?: true } {
+  const [at = '', holder, marker] = value.trim().split(/\s+/, 3)
+  return {
+    at: new Date(at),
+    ...(holder ? { holder } : {}),
+    ...(marker === forDeletionMarker ? { forDeletion: true as const } : {}),
+  }
 }
 
 /**

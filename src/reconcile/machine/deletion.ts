@@ -118,6 +118,7 @@ export function planDeletionPass(
   const step = nextDeletionStep(deletionObservation(obs, now), now)
   const startTimers = step.startTimers as Record<string, string>
   const hold = 'type' in step.next ? createClaimHold(step.next, obs, now, settings) : undefined
+  if (hold && 'action' in hold) return { action: hold.action, events: [], startTimers }
   if (hold) return { deleting: hold.wait, events: [], startTimers, ...timer(hold.waitMs) }
   if (!('wait' in step.next)) return { action: step.next, events: [], startTimers }
   const waitMs =
@@ -130,34 +131,45 @@ export function planDeletionPass(
 }
 
 /**
+ * How long a deletion that took over a dead create's claim keeps looking for that create's
+ * instance. Every launch of the dead create was sent before the takeover, so this needs to cover
+ * only EC2's lag between a launch and its lookups by tag and ClientToken: AWS gives no figure
+ * ("typically seconds"); the fault proxy's eventual-consistency mode tests it with 5 s.
+ */
+export const takenClaimHoldMs = 30_000
+
+/**
  * Whether a create claim keeps the finalizer on although no instance was found. A create that
  * was in flight when the Machine was deleted may launch after the lookups ran, or its instance may
  * not show in EC2's lookups yet (eventual consistency): removing the finalizer then leaks it,
- * since nothing else would ever delete it (issue 42). So the finalizer stays until the claim has
- * run out, whoever holds it: the create's launches are sent within the provider call timeout of
- * the claim, and the claim lasts a quarter longer, so by then any of them has had that long to
- * show in the tag and ClientToken lookups, which the passes meanwhile repeat (an instance they
- * find is terminated at once). A dead holder is not taken over earlier: its launch may be a
- * moment old, and nothing tells how long ago it died. An unreadable claim time holds nothing (as
- * for creates, plan.ts).
+ * since nothing else would ever delete it (issue 42). A live holder's claim holds until it runs
+ * out (the create's launches are sent within the provider call timeout; the claim lasts a quarter
+ * longer). A dead holder launches nothing more, so the deletion takes its claim over (one Machine
+ * write) and holds `takenClaimHoldMs` from then; the passes meanwhile repeat the tag and
+ * ClientToken lookups, and an instance they find is terminated at once. An unreadable claim time
+ * holds nothing (as for creates, plan.ts).
  */
 export function createClaimHold(
   next: MachineAction,
   obs: Pick<MachineObservation, 'claim'>,
   now: Date,
   settings: Pick<MachinePlanSettings, 'claimTtlMs' | 'deletionRetryMs'>,
-): { wait: Problem; waitMs: number } | undefined {
+): { wait: Problem; waitMs: number } | { action: MachineAction } | undefined {
   if (next.type !== 'remove-finalizer' || !obs.claim) return undefined
-  const leftMs = obs.claim.at.getTime() + settings.claimTtlMs - now.getTime()
+  const { claim } = obs
+  if (claim.holderDead && !claim.forDeletion) {
+    return { action: { type: 'claim-create', forDeletion: true } }
+  }
+  const holdMs = claim.forDeletion ? takenClaimHoldMs : settings.claimTtlMs
+  const leftMs = claim.at.getTime() + holdMs - now.getTime()
   if (!Number.isFinite(leftMs) || leftMs <= 0) return undefined
-  const holder = obs.claim.holderDead ? 'a worker that has since died' : 'another reconcile'
+  const message = claim.forDeletion
+    ? 'The instance was being created by a worker that has since died when the Machine was ' +
+      `deleted; looking for it until ${new Date(claim.at.getTime() + holdMs).toISOString()}`
+    : 'The instance was being created (by another reconcile) when the Machine was deleted; ' +
+      `looking for it until the create claim of ${claim.at.toISOString()} runs out`
   return {
-    wait: {
-      reason: 'WaitingForCreateClaim',
-      message:
-        `The instance was being created (by ${holder}) when the Machine was deleted; ` +
-        `looking for it until the create claim of ${obs.claim.at.toISOString()} runs out`,
-    },
+    wait: { reason: 'WaitingForCreateClaim', message },
     waitMs: Math.min(settings.deletionRetryMs, leftMs),
   }
 }

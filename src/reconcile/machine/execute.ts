@@ -41,8 +41,10 @@ type Execute<K extends MachineAction['type']> = (
 
 const executors: { [K in MachineAction['type']]: Execute<K> } = {
   'add-finalizer': addFinalizer,
-  'claim-create': async ({ deps, ...exec }, { machine }) => ({
-    machine: await patchMachine(deps, machine, { metadata: { annotations: claimOf(exec) } }),
+  'claim-create': async ({ deps, ...exec }, { machine }, action) => ({
+    machine: await patchMachine(deps, machine, {
+      metadata: { annotations: claimOf(exec, action.forDeletion) },
+    }),
   }),
   'create-instance': async (exec, { machine }) => {
     const view = toActuatorMachine(machine)
@@ -158,8 +160,11 @@ async function patchMachine(
 }
 
 /** The create claim of this reconcile, as the annotations of a Machine patch. */
-function claimOf(exec: Pick<MachineExecutor, 'now' | 'holder'>): Record<string, string> {
-  return { [createClaimAnnotation]: formatClaim(exec.now, exec.holder.id) }
+function claimOf(
+  exec: Pick<MachineExecutor, 'now' | 'holder'>,
+  forDeletion = false,
+): Record<string, string> {
+  return { [createClaimAnnotation]: formatClaim(exec.now, exec.holder.id, forDeletion) }
 }
 
 /** Drops the create claim; best effort without a precondition (the claim expires anyway). */

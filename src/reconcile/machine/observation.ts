@@ -47,6 +47,8 @@ export interface ClaimObservation {
   mine: boolean
   /** True only when its holder certainly no longer runs. */
   holderDead: boolean
+  /** Taken over by a deletion from a dead create: every launch of that create came before `at`. */
+  forDeletion?: boolean
 }
 
 /** When each waiting deletion stage started (status.deletion), so timeouts survive restarts. */

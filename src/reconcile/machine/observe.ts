@@ -194,6 +194,7 @@ function claimOf(machine: Machine, holder: ClaimHolder): ClaimObservation | unde
     at: claim.at,
     mine: false,
     holderDead: claim.holder !== undefined && holder.isDead(claim.holder),
+    ...(claim.forDeletion ? { forDeletion: true } : {}),
   }
 }
 

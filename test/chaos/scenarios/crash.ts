@@ -5,10 +5,12 @@
  * time. After the last restart the fleet must converge within two sweep periods with no duplicate
  * instance, no orphan instance or Node, and no Machine stuck.
  */
+
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { KubeClient } from '../../../src/kube/kube-client'
+import { takenClaimHoldMs } from '../../../src/reconcile/machine/deletion'
 import { waitFor } from '../../harness/kube'
 import { startAudit } from '../lib/audit'
 import type { AwsWorld } from '../lib/aws-world'
@@ -105,7 +107,8 @@ async function crashCycles(
     }
     // The last fault is a restart: convergence is measured from it.
     await killAndRestart()
-    const boundMs = 2 * size.sweepSeconds * 1000
+    // Two sweeps, plus the hold of a deletion that took over a killed create's claim (deletion.ts).
+    const boundMs = 2 * size.sweepSeconds * 1000 + takenClaimHoldMs
     const bounded = await waitForConvergence({ kube, ec2, namespace, timeoutMs: boundMs })
     log(`${bounded.waitedMs} ms after the last restart: ${JSON.stringify(bounded.audit)}`)
     // Stuck is judged at the bound; a longer wait tells whether it converges at all.

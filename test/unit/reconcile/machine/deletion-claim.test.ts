@@ -1,11 +1,12 @@
 /**
  * A Machine deleted while its create was in flight (issue 42 item 2): no instance is found yet
  * (the launch is still going, or EC2's lookups do not show it yet), and the finalizer went at once,
- * leaking the instance. A create claim now holds the finalizer until it runs out.
+ * leaking the instance. A live create claim now holds the finalizer until it runs out; a dead
+ * holder's claim is taken over by the deletion, which looks on for takenClaimHoldMs.
  */
 import { describe, expect, it } from 'vitest'
 import type { MachinePlan } from '../../../../src/reconcile/machine/actions'
-import { createClaimHold } from '../../../../src/reconcile/machine/deletion'
+import { createClaimHold, takenClaimHoldMs } from '../../../../src/reconcile/machine/deletion'
 import type { MachineObservation } from '../../../../src/reconcile/machine/observation'
 import { planMachine } from '../../../../src/reconcile/machine/plan'
 import { machine, now, observed } from './builders'
@@ -13,6 +14,10 @@ import { machine, now, observed } from './builders'
 const settings = { claimTtlMs: 150_000, deletionRetryMs: 10_000, nodeLookupRetryMs: 15_000 }
 const ago = (ms: number) => new Date(now.getTime() - ms)
 const claim = (ageMs: number, holderDead = false) => ({ at: ago(ageMs), mine: false, holderDead })
+const taken = (ageMs: number, holderDead = false) => ({
+  ...claim(ageMs, holderDead),
+  forDeletion: true,
+})
 const facts = { drained: false, volumesDetached: false, attachedVolumes: [], startedTimers: {} }
 
 /** A deleting Machine whose create never recorded an instance, and none is found. */
@@ -42,13 +47,31 @@ describe('deleting a Machine whose create was in flight', () => {
       ),
     ],
     [
-      "a dead holder's claim keeps it too: its launch may be a moment old",
+      "a dead holder's claim is taken over: it launches nothing more",
       inFlight({ claim: claim(2_000, true) }),
+      { action: { type: 'claim-create', forDeletion: true } },
+    ],
+    [
+      'a taken-over claim keeps the finalizer while the launch may still be invisible',
+      inFlight({ claim: taken(2_000) }),
       hold(
-        'The instance was being created (by a worker that has since died) when the Machine was ' +
-          `deleted; looking for it until the create claim of ${ago(2_000).toISOString()} runs out`,
+        'The instance was being created by a worker that has since died when the Machine was ' +
+          `deleted; looking for it until ${new Date(ago(2_000).getTime() + takenClaimHoldMs).toISOString()}`,
         10_000,
       ),
+    ],
+    [
+      'a taken-over claim whose taker died too holds the same, not again',
+      inFlight({ claim: taken(25_000, true) }),
+      {
+        requeueAfterMs: 5_000,
+        deleting: expect.objectContaining({ reason: 'WaitingForCreateClaim' }),
+      },
+    ],
+    [
+      'a taken-over claim past its hold: the lookups are trusted, the finalizer goes',
+      inFlight({ claim: taken(takenClaimHoldMs) }),
+      { action: { type: 'remove-finalizer' } },
     ],
     [
       'the last seconds of a claim: look again when it runs out',
@@ -87,7 +110,7 @@ describe('deleting a Machine whose create was in flight', () => {
   ])('%s', (name, c) => {
     const held = createClaimHold({ type: 'remove-finalizer' }, { claim: c }, now, settings)
     if (name.startsWith('an unreadable')) expect(held).toBeUndefined()
-    else expect(held?.waitMs).toBe(10_000)
+    else expect(held).toMatchObject({ waitMs: 10_000 })
   })
 
   it('holds only the finalizer, never another step', () => {
