@@ -21,6 +21,12 @@ export interface MachineCapacity {
    * Machines over them.
    */
   zones?: string[]
+  /**
+   * For each of `zones`, the class's instance types offered there, when the provider knows (aws:
+   * DescribeInstanceTypeOfferings): a zone hosts only what it offers, so its other types never
+   * keep it open while those it offers are out of capacity.
+   */
+  zoneInstanceTypes?: Array<{ zone: string; instanceTypes: string[] }>
 }
 
 /** The newest image matching a class's filters, as the provider names it. */

@@ -1,8 +1,7 @@
 /**
  * @module MachineClass v1alpha1 <-> v1beta1: secretRef is credentialsSecretRef; userDataSecretRef,
- * unavailableOfferingTTL, status conditions, capacity, nodeInfo, offeredZones, zones and
- * unavailableOfferings
- * are hub-only.
+ * unavailableOfferingTTL, status conditions, capacity, nodeInfo, offeredZones, zoneInstanceTypes,
+ * zones and unavailableOfferings are hub-only.
  */
 import type { machineClassV1alpha1Schema } from '../v1alpha1/machine-class'
 import type { machineClassSchema } from '../v1beta1/machine-class'
@@ -33,12 +32,21 @@ export const machineClassConverter: ConverterOf<Types> = {
     capacity,
     nodeInfo,
     offeredZones,
+    zoneInstanceTypes,
     zones,
     unavailableOfferings,
     ...same
   }) => ({
     value: compact(same),
-    data: { conditions, capacity, nodeInfo, offeredZones, zones, unavailableOfferings },
+    data: {
+      conditions,
+      capacity,
+      nodeInfo,
+      offeredZones,
+      zoneInstanceTypes,
+      zones,
+      unavailableOfferings,
+    },
   }),
   statusUp: (status, data) =>
     compact({
@@ -47,6 +55,7 @@ export const machineClassConverter: ConverterOf<Types> = {
       capacity: data.capacity as Types['hubStatus']['capacity'],
       nodeInfo: data.nodeInfo as Types['hubStatus']['nodeInfo'],
       offeredZones: data.offeredZones as Types['hubStatus']['offeredZones'],
+      zoneInstanceTypes: data.zoneInstanceTypes as Types['hubStatus']['zoneInstanceTypes'],
       zones: data.zones as Types['hubStatus']['zones'],
       unavailableOfferings: data.unavailableOfferings as Types['hubStatus']['unavailableOfferings'],
     }),

@@ -107,6 +107,25 @@ export const machineClassStatusSchema = lazySchema(() =>
         'The zones a Machine of this class can launch in, found by the provider (aws: the zones ' +
           'of the subnets that offer one of the instance types).',
       ),
+    zoneInstanceTypes: z
+      .array(
+        z
+          .object({
+            zone: z.string().min(1).max(63).describe('A zone of offeredZones.'),
+            instanceTypes: z
+              .array(z.string().min(1).max(64).describe('An instance type, e.g. m7i.large.'))
+              .max(64)
+              .describe("The class's instance types offered in the zone, in the class's order."),
+          })
+          .describe('One offered zone and the instance types it offers.'),
+      )
+      .max(64)
+      .optional()
+      .describe(
+        "For each offered zone, the class's instance types the provider offers there (aws: " +
+          'DescribeInstanceTypeOfferings): a zone hosts a Machine only with those, so it leaves ' +
+          'zones when each of them is listed in unavailableOfferings.',
+      ),
     zones: z
       .array(z.string().min(1).max(63).describe('A zone, e.g. eu-west-1a.'))
       .max(64)

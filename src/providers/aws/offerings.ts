@@ -153,3 +153,15 @@ export function launchZones(
     .filter((zone) => !offered || instanceTypes.some((t) => offered.get(t)?.has(zone)))
     .sort()
 }
+
+/** For each zone, the instance types (of `instanceTypes`, in their order) EC2 offers there. */
+export function zoneInstanceTypes(
+  zones: readonly string[],
+  instanceTypes: readonly string[],
+  offered: ReadonlyMap<string, ReadonlySet<string>>,
+): Array<{ zone: string; instanceTypes: string[] }> {
+  return zones.map((zone) => ({
+    zone,
+    instanceTypes: instanceTypes.filter((t) => offered.get(t)?.has(zone)),
+  }))
+}

@@ -9,7 +9,7 @@ import { describeCapacity } from './capacity'
 import { type ClientPoolOptions, createClientPool } from './client-pool'
 import { specFieldsOf } from './errors'
 import { describeOfferedZones } from './offered-zones'
-import { launchZones } from './offerings'
+import { launchZones, zoneInstanceTypes } from './offerings'
 import { sweepOrphans } from './orphans'
 import { resolveImage, resolveSubnets } from './resolve'
 import { readCredentials } from './secrets'
@@ -80,7 +80,12 @@ export function createAwsProvider(options: AwsProviderOptions = {}): AwsProvider
       const capacity = await describeCapacity(client, preferred, request.signal)
       const subnets = await resolveSubnets(client, spec, request.signal)
       const offered = await describeOfferedZones(client, types, request.signal)
-      return { ...capacity, zones: launchZones(subnets, types, offered) }
+      const zones = launchZones(subnets, types, offered)
+      return {
+        ...capacity,
+        zones,
+        ...(offered ? { zoneInstanceTypes: zoneInstanceTypes(zones, types, offered) } : {}),
+      }
     },
     async followedImage(request) {
       const spec = parseProviderSpec(awsProviderSpecSchema(), request.providerSpec)

@@ -44,11 +44,18 @@ export function capacityStatus(
     // status.zones, the offered zones that can host a Machine now, is derived by the reconcile.
     if (outcome.result.zones) status.offeredZones = [...outcome.result.zones]
     else delete status.offeredZones
+    if (outcome.result.zoneInstanceTypes) {
+      status.zoneInstanceTypes = outcome.result.zoneInstanceTypes.map((z) => ({
+        zone: z.zone,
+        instanceTypes: [...z.instanceTypes],
+      }))
+    } else delete status.zoneInstanceTypes
     delete status.zones
   } else if (outcome.type !== 'unavailable') {
     delete status.capacity
     delete status.nodeInfo
     delete status.offeredZones
+    delete status.zoneInstanceTypes
     delete status.zones
   }
   return status

@@ -5,6 +5,7 @@ import {
   type OfferingInputs,
   orderOfferings,
   uidHash,
+  zoneInstanceTypes,
 } from '../../../../src/providers/aws/offerings'
 
 const now = new Date('2026-12-04T12:00:00.000Z')
@@ -203,5 +204,20 @@ describe('launchZones', () => {
     ['none when no type is offered', new Map(), []],
   ])('%s', (_, offered, expected) => {
     expect(launchZones(subnets, ['a1.medium', 'm7i.large'], offered)).toEqual(expected)
+  })
+})
+
+describe('zoneInstanceTypes', () => {
+  it("names each zone's offered types in the class's order", () => {
+    const offered = new Map([
+      ['m7i.large', new Set(['eu-west-1a'])],
+      ['m6i.large', new Set(['eu-west-1a', 'eu-west-1c'])],
+    ])
+    expect(
+      zoneInstanceTypes(['eu-west-1a', 'eu-west-1c'], ['m7i.large', 'm6i.large'], offered),
+    ).toEqual([
+      { zone: 'eu-west-1a', instanceTypes: ['m7i.large', 'm6i.large'] },
+      { zone: 'eu-west-1c', instanceTypes: ['m6i.large'] },
+    ])
   })
 })

@@ -25,6 +25,15 @@ describe('capacityStatus', () => {
     expect(capacityCurrent({ metadata: { generation: 4 }, status })).toBe(false)
   })
 
+  it('records the types each offered zone offers, and drops them when the provider stops telling', () => {
+    const zoneInstanceTypes = [{ zone: 'c', instanceTypes: ['m6i.large'] }]
+    const withTypes = { ...known, result: { ...known.result, zones: ['c'], zoneInstanceTypes } }
+    const status = capacityStatus({ metadata: { generation: 1 } }, withTypes, now)
+    expect(status).toMatchObject({ offeredZones: ['c'], zoneInstanceTypes })
+    const after = capacityStatus({ metadata: { generation: 2 }, status }, known, now)
+    expect(after.zoneInstanceTypes).toBeUndefined()
+  })
+
   it('keeps a known capacity while the provider cannot answer, and asks again', () => {
     const before = capacityStatus({ metadata: { generation: 1 } }, known, now)
     const after = capacityStatus(

@@ -45,10 +45,19 @@ describe('hostableZones', () => {
     reason: 'InsufficientInstanceCapacity',
     expiresAt,
   })
-  const cls = (providerSpec: object, unavailableOfferings: object[]) => ({
+  const cls = (
+    providerSpec: object,
+    unavailableOfferings: object[],
+    zoneInstanceTypes?: Array<{ zone: string; instanceTypes: string[] }>,
+  ) => ({
     spec: { providerSpec },
-    status: { unavailableOfferings },
+    status: { unavailableOfferings, ...(zoneInstanceTypes ? { zoneInstanceTypes } : {}) },
   })
+  const m7iNotInC = [
+    { zone: 'a', instanceTypes: ['m7i', 'm6i'] },
+    { zone: 'b', instanceTypes: ['m7i', 'm6i'] },
+    { zone: 'c', instanceTypes: ['m6i'] },
+  ]
   it.each<[string, ReturnType<typeof cls>, string[]]>([
     ['no misses, every zone', cls({ instanceType: 'm5' }, []), ['a', 'b', 'c']],
     [
@@ -59,6 +68,21 @@ describe('hostableZones', () => {
     [
       'a zone with another type left stays',
       cls({ instanceTypes: ['m5', 'm6'] }, [miss('b', 'm5')]),
+      ['a', 'b', 'c'],
+    ],
+    [
+      'a type the zone does not offer does not keep it open (issue 42, item 7)',
+      cls({ instanceTypes: ['m7i', 'm6i'] }, [miss('c', 'm6i')], m7iNotInC),
+      ['a', 'b'],
+    ],
+    [
+      'a zone offering another type with capacity stays',
+      cls({ instanceTypes: ['m7i', 'm6i'] }, [miss('a', 'm6i')], m7iNotInC),
+      ['a', 'b', 'c'],
+    ],
+    [
+      'a zone missing from zoneInstanceTypes counts every type',
+      cls({ instanceTypes: ['m7i', 'm6i'] }, [miss('c', 'm6i')], m7iNotInC.slice(0, 2)),
       ['a', 'b', 'c'],
     ],
     [
