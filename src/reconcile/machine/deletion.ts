@@ -146,17 +146,19 @@ export const takenClaimHoldMs = 30_000
  * out (the create's launches are sent within the provider call timeout; the claim lasts a quarter
  * longer). A dead holder launches nothing more, so the deletion takes its claim over (one Machine
  * write) and holds `takenClaimHoldMs` from then; the passes meanwhile repeat the tag and
- * ClientToken lookups, and an instance they find is terminated at once. An unreadable claim time
- * holds nothing (as for creates, plan.ts).
+ * ClientToken lookups, and an instance they find is terminated at once. A create that finished
+ * after the deletion began records its instance with such a claim, which ends once that instance
+ * is seen terminating. An unreadable claim time holds nothing (as for creates, plan.ts).
  */
 export function createClaimHold(
   next: MachineAction,
-  obs: Pick<MachineObservation, 'claim'>,
+  obs: Pick<MachineObservation, 'claim' | 'machine' | 'instance'>,
   now: Date,
   settings: Pick<MachinePlanSettings, 'claimTtlMs' | 'deletionRetryMs'>,
 ): { wait: Problem; waitMs: number } | { action: MachineAction } | undefined {
   if (next.type !== 'remove-finalizer' || !obs.claim) return undefined
   const { claim } = obs
+  if (claim.forDeletion && recordedInstanceTerminated(obs)) return undefined
   if (claim.holderDead && !claim.forDeletion) {
     return { action: { type: 'claim-create', forDeletion: true } }
   }
@@ -172,6 +174,19 @@ export function createClaimHold(
     wait: { reason: 'WaitingForCreateClaim', message },
     waitMs: Math.min(settings.deletionRetryMs, leftMs),
   }
+}
+
+/**
+ * Whether the instance the create recorded was seen terminating by this deletion: an earlier pass
+ * waited for its termination (the Deleting reason it wrote; the provider said it was going, so it
+ * existed). A delete answered "not found" proves nothing while EC2 may not show the instance yet.
+ * A create launches one instance, and with its id recorded (execute.ts `recordProviderId`), that
+ * one is the instance the claim was held for: nothing is left to look for.
+ */
+function recordedInstanceTerminated(obs: Pick<MachineObservation, 'machine' | 'instance'>) {
+  if (!obs.machine.spec.providerID || obs.instance.state !== 'absent') return false
+  const deleting = findCondition(obs.machine.status?.conditions, 'Deleting')
+  return deleting?.reason === 'WaitingForInfrastructureDeletion'
 }
 
 /** Decides the next deletion step. Timers start the first time their stage is reached. */

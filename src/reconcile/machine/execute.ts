@@ -12,6 +12,7 @@ import type { Machine } from '../../api/v1beta1/machine'
 import { drainNodePass } from '../../drain/drain'
 import { kubeDrainClient } from '../../drain/kube-drain-client'
 import { errorMessage } from '../../errors'
+import { hasKubeReason } from '../../kube/errors'
 import { coreTypes, type KubeObject, refOf } from '../../kube/resource'
 import { toActuatorMachine } from '../../providers/machine'
 import type { MachineAction } from './actions'
@@ -119,21 +120,43 @@ async function addFinalizer(
   }
 }
 
-/** spec.providerID (set once), the label Node events map through, and the claim dropped. */
+/**
+ * spec.providerID (set once), the label Node events map through, and the claim dropped. On a
+ * Conflict the fresh Machine is written once more: the Machine changed since this run read it,
+ * most often because it was deleted while its create was in flight, and the instance just created
+ * must still be recorded, or its deletion cannot know which instance to wait for. A deleting
+ * Machine keeps a claim, restamped as a deletion's (deletion.ts `createClaimHold`): EC2 may not
+ * show the new instance yet, and until the deletion sees it terminate, that is all it knows.
+ */
 async function recordProviderId(
-  { deps }: MachineExecutor,
+  { deps, ...exec }: MachineExecutor,
   { machine }: MachineObservation,
   { providerID }: Extract<MachineAction, { type: 'record-provider-id' }>,
 ): Promise<{ machine: Machine }> {
+  try {
+    return { machine: await patchMachine(deps, machine, providerIdPatch(machine, providerID)) }
+  } catch (error) {
+    if (!hasKubeReason(error, 'Conflict')) throw error
+    const fresh = await deps.kube.get<Machine>(
+      machineApiTypes.machine,
+      refOf(machine as KubeObject),
+    )
+    if (!fresh || fresh.metadata.uid !== machine.metadata.uid) throw error
+    const deleting = Boolean((fresh as KubeObject).metadata?.deletionTimestamp)
+    const claim = deleting ? claimOf(exec, true) : undefined
+    return { machine: await patchMachine(deps, fresh, providerIdPatch(fresh, providerID, claim)) }
+  }
+}
+
+function providerIdPatch(machine: Machine, providerID: string, claim?: Record<string, string>) {
   const recorded = machine.spec.providerID
-  const patch = {
+  return {
     metadata: {
       labels: { [LABELS.providerIdHash]: providerIdHash(recorded ?? providerID) },
-      annotations: { [createClaimAnnotation]: null },
+      annotations: claim ?? { [createClaimAnnotation]: null },
     },
     ...(recorded ? {} : { spec: { providerID } }),
   }
-  return { machine: await patchMachine(deps, machine, patch) }
 }
 
 /** The Machine's finalizers other than this controller's (current and legacy). */

@@ -9,6 +9,7 @@ import { blockingBudgets, mergeDrainRecord } from '../../drain/drain-record'
 import { drainCompleted, drainMessage, type EvictionResult } from '../../drain/eviction-result'
 import type { DeleteResult, ProviderResult } from '../../providers/actuator'
 import { type MachineAction, type PlannedEvent, warning } from './actions'
+import { createClaimAnnotation, parseClaim } from './claim-holder'
 import {
   type DeletionFacts,
   type MachineObservation,
@@ -60,6 +61,14 @@ type Fold<K extends MachineAction['type']> = (
 const mine = (now: Date) => ({ at: now, mine: true, holderDead: false })
 const quiet = (obs: MachineObservation): Folded => ({ obs, events: [] })
 
+/** The claim a recorded Machine still carries: a deletion's, when it was deleted meanwhile. */
+function keptClaim(machine: Machine): MachineObservation['claim'] {
+  const value = machine.metadata.annotations?.[createClaimAnnotation]
+  if (!value) return undefined
+  const { at, forDeletion } = parseClaim(value)
+  return { at, mine: false, holderDead: false, ...(forDeletion ? { forDeletion } : {}) }
+}
+
 const folds: { [K in MachineAction['type']]: Fold<K> } = {
   'add-finalizer': (obs, action, { machine }, now) =>
     quiet(action.claimCreate ? { ...obs, machine, claim: mine(now) } : { ...obs, machine }),
@@ -73,7 +82,8 @@ const folds: { [K in MachineAction['type']]: Fold<K> } = {
     }
   },
   'release-claim': (obs, _, { machine }) => quiet({ ...obs, machine, claim: undefined }),
-  'record-provider-id': (obs, _, { machine }) => quiet({ ...obs, machine, claim: undefined }),
+  'record-provider-id': (obs, _, { machine }) =>
+    quiet({ ...obs, machine, claim: keptClaim(machine) }),
   'find-node': (obs, _, { node, attachedVolumes }) =>
     quiet(
       obs.deletion && attachedVolumes

@@ -89,7 +89,8 @@ describe('a Machine deleted while its create is in flight', () => {
     expect(held, 'the finalizer went with the instance still running').toBeDefined()
     expect(machineCondition(held, 'Deleting')).toMatchObject({ reason: 'WaitingForCreateClaim' })
 
-    // The create's answer arrives; recording it fails (the Machine changed), as after a crash.
+    // The create's answer arrives (recorded on the fresh Machine: the second test); the passes
+    // meanwhile had nothing to find.
     await creating
     for (let pass = 0; pass < 60 && (await readMachine(kube(), ns, name)); pass++) {
       const { requeueAfterMs } = await reconcileMachine(deps(), key).catch(() => ({
@@ -102,5 +103,54 @@ describe('a Machine deleted while its create is in flight', () => {
     const gone = await aws().tagged(uid, ['shutting-down', 'terminated'])
     expect(gone).toHaveLength(1)
     expect(aws().proxy.injected()['DescribeInstances/Lagged']).toBeGreaterThan(0)
+  })
+
+  it('records the instance a create launched after the deletion began, and goes once it terminated, not when the claim runs out', async () => {
+    const ns = namespace()
+    const name = 'in-flight-recorded'
+    const key = { kind: 'Machine', namespace: ns, name }
+    aws().proxy.lag({ tagMs: 0, idMs: 0 })
+    aws().proxy.delay({ action: 'RunInstances', ms: 2_000, times: 1 })
+    await kube().create(machineApiTypes.machine, {
+      apiVersion: 'machine-api.dev/v1beta1',
+      kind: 'Machine',
+      metadata: { namespace: ns, name },
+      spec: {
+        providerSpec: { provider: 'aws', value: aws().baseSpec },
+        nodeDeletionTimeout: '10s',
+      },
+    })
+    const uid = (await readMachine(kube(), ns, name))?.metadata.uid ?? ''
+    const launches = aws().proxy.counts().RunInstances ?? 0
+    const creating = reconcileMachine(deps(), key).catch(() => ({}))
+    await until('the launch', () => (aws().proxy.counts().RunInstances ?? 0) > launches)
+    await kube().delete(machineApiTypes.machine, { namespace: ns, name })
+    await creating
+
+    // The Machine changed under the create (its deletion began): the instance is recorded on it
+    // all the same, with a deletion's claim that ends once that instance is seen terminating.
+    const recorded = await readMachine(kube(), ns, name)
+    const [instance] = await aws().tagged(uid, [
+      'pending',
+      'running',
+      'shutting-down',
+      'terminated',
+    ])
+    expect(instance?.InstanceId).toBeDefined()
+    expect(recorded?.spec.providerID).toContain(instance?.InstanceId)
+    expect(recorded?.metadata.annotations?.[createClaimAnnotation]).toMatch(/ deleting$/)
+
+    const reasons: string[] = []
+    for (let pass = 0; pass < 20 && (await readMachine(kube(), ns, name)); pass++) {
+      const { requeueAfterMs } = await reconcileMachine(deps(), key).catch(() => ({
+        requeueAfterMs: 500,
+      }))
+      const reason = machineCondition(await readMachine(kube(), ns, name), 'Deleting')?.reason
+      if (reason) reasons.push(reason)
+      await sleep(Math.min(requeueAfterMs ?? 500, 500))
+    }
+    expect(await readMachine(kube(), ns, name)).toBeUndefined()
+    expect(reasons).not.toContain('WaitingForCreateClaim')
+    expect(await aws().tagged(uid)).toEqual([])
   })
 })

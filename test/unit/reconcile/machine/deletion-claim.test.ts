@@ -30,6 +30,27 @@ function inFlight(extra: Partial<MachineObservation> = {}): MachineObservation {
   })
 }
 
+/** A deleting Machine whose create recorded its instance after the deletion began (execute.ts). */
+function recorded(deletingReason?: string, extra: Partial<MachineObservation> = {}) {
+  const conditions = deletingReason
+    ? [
+        {
+          type: 'Deleting',
+          status: 'True' as const,
+          reason: deletingReason,
+          message: 'Waiting for the instance to terminate',
+          lastTransitionTime: ago(1_000).toISOString(),
+        },
+      ]
+    : []
+  return inFlight({
+    machine: machine({ deleting: true, providerID: 'aws:///a/i-1', status: { conditions } }),
+    node: { state: 'missing' },
+    claim: taken(2_000),
+    ...extra,
+  })
+}
+
 const hold = (message: string, requeueAfterMs: number): Partial<MachinePlan> => ({
   deleting: { reason: 'WaitingForCreateClaim', message },
   requeueAfterMs,
@@ -89,6 +110,21 @@ describe('deleting a Machine whose create was in flight', () => {
     ],
     ['no claim: the finalizer goes', inFlight(), { action: { type: 'remove-finalizer' } }],
     [
+      'a recorded instance not seen yet (EC2 lag) keeps the finalizer',
+      recorded(),
+      { deleting: expect.objectContaining({ reason: 'WaitingForCreateClaim' }) },
+    ],
+    [
+      'a recorded instance an earlier pass saw terminating ends the claim',
+      recorded('WaitingForInfrastructureDeletion'),
+      { action: { type: 'remove-finalizer' } },
+    ],
+    [
+      "a live create's claim is not ended by a termination: it may launch again",
+      recorded('WaitingForInfrastructureDeletion', { claim: claim(2_000) }),
+      { deleting: expect.objectContaining({ reason: 'WaitingForCreateClaim' }) },
+    ],
+    [
       'the instance is found meanwhile: it is terminated, claim or not',
       inFlight({
         claim: claim(2_000),
@@ -108,13 +144,20 @@ describe('deleting a Machine whose create was in flight', () => {
     ],
     ['a claim from the future holds for its whole length', claim(-1_000)],
   ])('%s', (name, c) => {
-    const held = createClaimHold({ type: 'remove-finalizer' }, { claim: c }, now, settings)
+    const held = createClaimHold(
+      { type: 'remove-finalizer' },
+      { ...inFlight(), claim: c },
+      now,
+      settings,
+    )
     if (name.startsWith('an unreadable')) expect(held).toBeUndefined()
     else expect(held).toMatchObject({ waitMs: 10_000 })
   })
 
   it('holds only the finalizer, never another step', () => {
     const other = { type: 'terminate-instance' } as const
-    expect(createClaimHold(other, { claim: claim(0) }, now, settings)).toBeUndefined()
+    expect(
+      createClaimHold(other, { ...inFlight(), claim: claim(0) }, now, settings),
+    ).toBeUndefined()
   })
 })
