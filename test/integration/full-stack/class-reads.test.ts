@@ -67,11 +67,11 @@ describe('MachineClass reads over a Machine lifecycle', () => {
     const atStart = classGets()
     await scaleAndWait(replicas)
     await scaleAndWait(0)
-    // Each Machine's create reads it once (twice when a run's delivered copy was stale and it
-    // reran fresh: one such extra read in some runs here); its deletion uses the access its status records,
-    // and the set scales from its record (template-class.ts, counted exactly in
-    // machine-set/class-capacity.test.ts). Every run of a Machine and of its set read the class
-    // before (37 here), then 15-16 with a read per deletion and per scale.
-    expect(classGets() - atStart).toBeLessThanOrEqual(replicas + 2)
+    // Each Machine's create reads it once, twice when a run's delivered copy was stale and it
+    // reran fresh (under the whole suite's load, 3 of 5 did in two CI runs); its deletion uses the
+    // access its status records, and the set scales from its record (template-class.ts, counted
+    // exactly in machine-set/class-capacity.test.ts). Every run of a Machine and of its set read
+    // the class before (37 here), then 15-16 with a read per deletion and per scale.
+    expect(classGets() - atStart).toBeLessThanOrEqual(2 * replicas)
   })
 })
