@@ -3,6 +3,7 @@
  * or configuration). Commands write through the injected I/O, so tests run them in-process.
  */
 import type { CliCommand, CliIo, CommandOutcome } from './command'
+import { adoptCommand } from './commands/adopt'
 import { crdsCommand } from './commands/crds'
 import { devCommand } from './commands/dev'
 import { ec2NoticesCommand } from './commands/ec2-notices'
@@ -27,6 +28,7 @@ export function cliCommands(): CliCommand[] {
     crdsCommand,
     manifestsCommand,
     planCommand,
+    adoptCommand,
   ]
 }
 

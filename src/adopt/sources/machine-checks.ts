@@ -1,0 +1,77 @@
+/**
+ * @module Whether one source Machine can be taken over: its providerID names an instance EC2
+ * knows and runs, its Node joined and names that instance, and nothing is deleting it. Pure.
+ */
+import { parseAwsProviderID } from '../../providers/aws/provider-id'
+import type { InstanceFacts } from '../instances'
+import { type AdoptionProblem, blocking } from '../problems'
+
+/** A Node as adoption reads it. */
+export interface NodeFacts {
+  name: string
+  providerID?: string | undefined
+  /** The machine-api Machine (`namespace/name`) the Node is linked to, if any. */
+  linkedMachine?: string | undefined
+}
+
+/** What the checks look at. */
+export interface SourceMachineFacts {
+  object: string
+  providerID: string | undefined
+  /** Where providerID sits in the object (`spec.providerID`). */
+  providerIdPath: string
+  nodeName: string | undefined
+  deleting: boolean
+}
+
+/** The instance a source Machine runs, or the problems that stop its adoption. */
+export function checkSourceMachine(
+  machine: SourceMachineFacts,
+  instances: ReadonlyMap<string, InstanceFacts>,
+  nodes: ReadonlyMap<string, NodeFacts>,
+): { instance?: InstanceFacts; nodeName?: string; problems: AdoptionProblem[] } {
+  const { object } = machine
+  if (machine.deleting) {
+    return { problems: [blocking(object, 'metadata.deletionTimestamp', 'is being deleted')] }
+  }
+  const id = parseAwsProviderID(machine.providerID)
+  if (!id) {
+    const message = machine.providerID
+      ? `${machine.providerID} is not an aws providerID (aws:///<zone>/<instance id>)`
+      : 'is not set: the Machine has no instance yet'
+    return { problems: [blocking(object, machine.providerIdPath, message)] }
+  }
+  const instance = instances.get(id)
+  if (!instance || !['pending', 'running', 'stopping', 'stopped'].includes(instance.state)) {
+    const state = instance ? `is ${instance.state}` : 'does not exist'
+    return { problems: [blocking(object, machine.providerIdPath, `instance ${id} ${state}`)] }
+  }
+  const problems = nodeProblems(object, machine.nodeName, instance, nodes)
+  return problems.length > 0
+    ? { problems }
+    : { instance, nodeName: machine.nodeName ?? '', problems }
+}
+
+/** The Node must exist and name the instance: it is what the adopted Machine links to. */
+export function nodeProblems(
+  object: string,
+  nodeName: string | undefined,
+  instance: InstanceFacts,
+  nodes: ReadonlyMap<string, NodeFacts>,
+): AdoptionProblem[] {
+  if (!nodeName) {
+    return [blocking(object, 'status.nodeRef', 'has no Node: adopt a Machine once its Node joined')]
+  }
+  const node = nodes.get(nodeName)
+  if (!node) return [blocking(object, 'status.nodeRef.name', `Node ${nodeName} does not exist`)]
+  if (parseAwsProviderID(node.providerID) !== instance.id) {
+    return [
+      blocking(
+        object,
+        'status.nodeRef.name',
+        `Node ${nodeName} has providerID ${node.providerID ?? '(none)'}, not instance ${instance.id}`,
+      ),
+    ]
+  }
+  return []
+}
