@@ -216,9 +216,12 @@ function missing(
   options: TargetOptions,
 ): AdoptionUnit {
   const title = `${kind}/${ns}/${name ?? '*'}`
+  // What an earlier run made of it, if it adopted and released it: looked up by name.
+  const made = name ? { metadata: { name } } : undefined
   return {
     title,
     namespace: options.namespace,
+    ...(kind.startsWith('MachineDeployment') ? { deployment: made } : { set: made }),
     pause: [],
     releaseAfter: [],
     machines: [],
