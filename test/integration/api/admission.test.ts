@@ -104,12 +104,12 @@ describe('kubectl apply of invalid disruption budgets is refused, naming the fie
 describe('valid objects are stored with defaults', () => {
   it('a Machine gets nodeDeletionTimeout', async () => {
     await kubectlApply([machine('good')])
-    expect((await getJson('machine', 'good')).spec).toMatchObject({ nodeDeletionTimeout: '10s' })
+    expect((await getJson('machines.machine-api.dev', 'good')).spec).toMatchObject({ nodeDeletionTimeout: '10s' })
   })
 
   it('a MachineSet without selector gets one tied to its template, and one replica', async () => {
     await kubectlApply([machineSet('pool')])
-    const spec = (await getJson('machineset', 'pool')).spec
+    const spec = (await getJson('machinesets.machine-api.dev', 'pool')).spec
     expect(spec.selector).toEqual({ matchLabels: { 'machine-api.dev/set-name': 'pool' } })
     expect(spec.template).toMatchObject({
       metadata: { labels: { 'machine-api.dev/set-name': 'pool' } },
@@ -142,7 +142,7 @@ describe('kubectl is the UI', () => {
 
   it('get machines shows the printer columns', async () => {
     await kubectlApply([machine('cols', { providerID: 'test:///cols' })])
-    const { stdout } = await kubectl(['get', 'machines', '-n', ns()])
+    const { stdout } = await kubectl(['get', 'machines.machine-api.dev', '-n', ns()])
     expect(stdout.split('\n')[0]).toMatch(
       /^NAME\s+PHASE\s+NODE\s+ZONE\s+PROVIDERID\s+UPTODATE\s+AGE/,
     )
@@ -158,8 +158,8 @@ describe('kubectl is the UI', () => {
 
   it('scale machineset changes spec.replicas', async () => {
     await kubectlApply([machineSet('scaled', { replicas: 1 })])
-    await kubectl(['scale', 'machineset', 'scaled', '-n', ns(), '--replicas=3'])
-    expect((await getJson('machineset', 'scaled')).spec.replicas).toBe(3)
+    await kubectl(['scale', 'machinesets.machine-api.dev', 'scaled', '-n', ns(), '--replicas=3'])
+    expect((await getJson('machinesets.machine-api.dev', 'scaled')).spec.replicas).toBe(3)
     const scale = (await api().kc.makeApiClient(CustomObjectsApi).getNamespacedCustomObjectScale({
       group: 'machine-api.dev',
       version: 'v1beta1',

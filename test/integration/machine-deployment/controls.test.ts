@@ -73,7 +73,7 @@ describe('MachineDeployment controls', () => {
     const name = 'paused'
     const { sets: before } = await createRolledOut(name)
     await patchDeployment(name, { spec: { paused: true, ...classTo('b').spec } })
-    await kubectl(['scale', 'machinedeployment', name, '-n', ns(), '--replicas=5'])
+    await kubectl(['scale', 'machinedeployments.machine-api.dev', name, '-n', ns(), '--replicas=5'])
     const { sets } = await driveUntil(
       deps,
       ns(),

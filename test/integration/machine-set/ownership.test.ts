@@ -113,7 +113,7 @@ describe('MachineSet ownership', () => {
     const name = 'kubectl-scaled'
     await kubectlApply([machineSetManifest(ns(), name, { replicas: 1 })])
     await settleMachineSet(deps, ns(), name)
-    await kubectl(['scale', 'machineset', name, '-n', ns(), '--replicas=4'])
+    await kubectl(['scale', 'machinesets.machine-api.dev', name, '-n', ns(), '--replicas=4'])
     const set = await settleMachineSet(deps, ns(), name)
     expect(set.status?.replicas).toBe(4)
     const { stdout } = await kubectl([
