@@ -8,11 +8,12 @@
 
 import type { Logger } from '../observability/logger'
 import { mapConcurrently } from '../pool'
+import { tagKeys } from '../providers/aws/tags'
 import type { Timers } from '../timers'
 import { type ExecuteDeps, executeAdoptStep, executeRollbackStep } from './execute'
 import { readTargetState } from './observe'
 import { type AdoptStep, planAdoption, targetProblems } from './plan'
-import { planRollback, rollbackProblems } from './plan-rollback'
+import { planRollback, type RollbackStep, rollbackProblems } from './plan-rollback'
 import { type AdoptionProblem, formatProblem, standingProblems } from './problems'
 import { type AdoptSource, readUnits } from './read-sources'
 import { describeRef } from './source-types'
@@ -155,12 +156,7 @@ async function rollBack(deps: AdoptDeps, unit: AdoptionUnit): Promise<UnitReport
     const plan = planRollback(unit, await readTargetState(deps, unit))
     if (plan.done) return report(unit, 'rolled-back', [], taken)
     await mapConcurrently(plan.steps, 20, (step) => executeRollbackStep(deps, step, unit.namespace))
-    taken.push(
-      ...plan.steps.map(
-        (s) =>
-          `${s.type} ${'name' in s ? s.name : 'instanceId' in s ? s.instanceId : describeRef(s.ref)}`,
-      ),
-    )
+    taken.push(...plan.steps.map(describeRollbackStep))
   }
 }
 
@@ -178,7 +174,7 @@ export function describeStep(step: AdoptStep): string {
       return `create ${String(step.object.kind)} ${meta.name ?? ''}`
     }
     case 'tag-instance':
-      return `tag instance ${step.instanceId} as Machine ${Object.values(step.tags)[1] ?? ''}`
+      return `tag instance ${step.instanceId} as Machine ${step.tags[tagKeys.machineName] ?? ''}`
     case 'unpause-deployment':
       return `unpause MachineDeployment ${step.name}`
     case 'release':
@@ -206,4 +202,11 @@ export function describeSteps(unit: AdoptionUnit): string[] {
     ...unit.machines.flatMap((m) => m.release.map((ref) => `release ${describeRef(ref)}`)),
     ...unit.releaseAfter.map((ref) => `release ${describeRef(ref)}`),
   ]
+}
+
+/** A rollback step as the report names it. */
+function describeRollbackStep(step: RollbackStep): string {
+  if (step.type === 'untag-instance') return `untag instance ${step.instanceId}`
+  if (step.type === 'unpause') return `unpause ${describeRef(step.ref)}`
+  return `${step.type} ${step.name}`
 }

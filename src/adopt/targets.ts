@@ -51,6 +51,15 @@ export function classManifest(
   }
 }
 
+/** A created object's metadata: named, and marked with the source it was adopted from. */
+function adoptedMetadata(input: { name: string; namespace: string; source: string }) {
+  return {
+    name: input.name,
+    namespace: input.namespace,
+    annotations: { [ADOPTED_FROM]: input.source },
+  }
+}
+
 /** The template every adopted set uses: the class, and the label that selects its Machines. */
 function template(
   labelKey: string,
@@ -78,11 +87,7 @@ export function deploymentManifest(input: {
   return {
     apiVersion: HUB_API_VERSION,
     kind: 'MachineDeployment',
-    metadata: {
-      name: input.name,
-      namespace: input.namespace,
-      annotations: { [ADOPTED_FROM]: input.source },
-    },
+    metadata: adoptedMetadata(input),
     spec: {
       replicas: input.replicas,
       paused: true,
@@ -107,11 +112,7 @@ export function setManifest(input: {
   return {
     apiVersion: HUB_API_VERSION,
     kind: 'MachineSet',
-    metadata: {
-      name: input.name,
-      namespace: input.namespace,
-      annotations: { [ADOPTED_FROM]: input.source },
-    },
+    metadata: adoptedMetadata(input),
     spec: {
       replicas: input.replicas,
       selector: { matchLabels: { [LABELS.setName]: input.name } },

@@ -8,11 +8,11 @@
 import { specFromCapaTemplate, type Translation } from '../capa-spec'
 import type { InstanceFacts } from '../instances'
 import { type AdoptionProblem, blocking, untranslatable } from '../problems'
-import { describeRef, type SourceObject, type SourceRef, sourceTypes } from '../source-types'
+import { describeRef, type SourceObject, sourceTypes } from '../source-types'
 import { classManifest, deploymentManifest, specProblems, type TargetOptions } from '../targets'
-import type { AdoptedMachine, AdoptionUnit } from '../unit'
+import type { AdoptionUnit } from '../unit'
 import { healthCheckProblems } from './health-checks'
-import { checkSourceMachine, type NodeFacts } from './machine-checks'
+import { adoptSetMachines, type NodeFacts, replicasProblems, sourceRefOf } from './machine-checks'
 
 type Json = Record<string, unknown>
 
@@ -31,16 +31,12 @@ export interface CapiObserved {
   nodes: ReadonlyMap<string, NodeFacts>
 }
 
-function ref(type: SourceRef['type'], obj: SourceObject): SourceRef {
-  return { type, namespace: obj.metadata.namespace ?? '', name: obj.metadata.name }
-}
-
 const spec = (obj: SourceObject | undefined): Json => (obj?.spec ?? {}) as Json
 
 /** The unit for `obs`, with every problem found. */
 export function capiUnit(obs: CapiObserved, options: TargetOptions): AdoptionUnit {
   const md = obs.deployment
-  const mdRef = ref(sourceTypes.capiDeployment, md)
+  const mdRef = sourceRefOf(sourceTypes.capiDeployment, md)
   const title = describeRef(mdRef)
   const problems: AdoptionProblem[] = []
   const mdSpec = spec(md)
@@ -76,27 +72,24 @@ export function capiUnit(obs: CapiObserved, options: TargetOptions): AdoptionUni
     )
   }
   const replicas = typeof mdSpec.replicas === 'number' ? mdSpec.replicas : 1
-  if (obs.machines.length !== replicas) {
-    problems.push(
-      blocking(
-        title,
-        'spec.replicas',
-        `is ${replicas} but ${obs.machines.length} Machines exist: adopt it once it settled`,
-      ),
-    )
-  }
-  const machines: AdoptedMachine[] = []
-  for (const machine of [...obs.machines].sort((a, b) =>
-    a.metadata.name.localeCompare(b.metadata.name),
-  )) {
-    const adopted = adoptedMachine(machine, obs, problems)
-    if (adopted) machines.push(adopted)
-  }
+  problems.push(...replicasProblems(title, replicas, obs.machines.length))
+  const machines = adoptSetMachines({
+    machines: obs.machines,
+    type: sourceTypes.capiMachine,
+    instances: obs.instances,
+    nodes: obs.nodes,
+    problems,
+    release: (machine, machineRef) => {
+      const infraName = (spec(machine).infrastructureRef as { name?: string } | undefined)?.name
+      const infra = infraName ? obs.awsMachines.get(infraName) : undefined
+      return [...(infra ? [sourceRefOf(sourceTypes.awsMachine, infra)] : []), machineRef]
+    },
+  })
   problems.push(
     ...healthCheckProblems(obs.healthChecks, templateLabels(md), sourceTypes.capiHealthCheck),
   )
   const templateObject = obs.template
-    ? describeRef(ref(sourceTypes.awsMachineTemplate, obs.template))
+    ? describeRef(sourceRefOf(sourceTypes.awsMachineTemplate, obs.template))
     : title
   const translation: Translation = obs.template
     ? specFromCapaTemplate(
@@ -135,8 +128,8 @@ export function capiUnit(obs: CapiObserved, options: TargetOptions): AdoptionUni
   return {
     title,
     namespace: options.namespace,
-    pause: [mdRef, ...obs.sets.map((s) => ref(sourceTypes.capiSet, s))],
-    releaseAfter: [...obs.sets.map((s) => ref(sourceTypes.capiSet, s)), mdRef],
+    pause: [mdRef, ...obs.sets.map((s) => sourceRefOf(sourceTypes.capiSet, s))],
+    releaseAfter: [...obs.sets.map((s) => sourceRefOf(sourceTypes.capiSet, s)), mdRef],
     machineClass: classManifest(name, translation.spec, title, options),
     deployment: deploymentManifest({
       name,
@@ -172,37 +165,4 @@ function strategyOf(strategy: Json | undefined): Json | undefined {
     if (rolling[key] !== undefined) rollingUpdate[key] = rolling[key]
   }
   return { type, ...(Object.keys(rollingUpdate).length > 0 ? { rollingUpdate } : {}) }
-}
-
-function adoptedMachine(
-  machine: SourceObject,
-  obs: CapiObserved,
-  problems: AdoptionProblem[],
-): AdoptedMachine | undefined {
-  const machineRef = ref(sourceTypes.capiMachine, machine)
-  const object = describeRef(machineRef)
-  const mSpec = spec(machine)
-  const status = (machine.status ?? {}) as { nodeRef?: { name?: string } }
-  const checked = checkSourceMachine(
-    {
-      object,
-      providerID: mSpec.providerID as string | undefined,
-      providerIdPath: 'spec.providerID',
-      nodeName: status.nodeRef?.name,
-      deleting: machine.metadata.deletionTimestamp !== undefined,
-    },
-    obs.instances,
-    obs.nodes,
-  )
-  problems.push(...checked.problems)
-  if (!checked.instance) return undefined
-  const infraName = (mSpec.infrastructureRef as { name?: string } | undefined)?.name
-  const infra = infraName ? obs.awsMachines.get(infraName) : undefined
-  const release = [...(infra ? [ref(sourceTypes.awsMachine, infra)] : []), machineRef]
-  return {
-    name: machine.metadata.name,
-    instance: checked.instance,
-    nodeName: checked.nodeName ?? '',
-    release,
-  }
 }

@@ -2,9 +2,13 @@
  * @module Whether one source Machine can be taken over: its providerID names an instance EC2
  * knows and runs, its Node joined and names that instance, and nothing is deleting it. Pure.
  */
+
+import type { ResourceType } from '../../kube/resource'
 import { parseAwsProviderID } from '../../providers/aws/provider-id'
 import type { InstanceFacts } from '../instances'
 import { type AdoptionProblem, blocking } from '../problems'
+import { describeRef, type SourceObject, type SourceRef } from '../source-types'
+import type { AdoptedMachine } from '../unit'
 
 /** A Node as adoption reads it. */
 export interface NodeFacts {
@@ -74,4 +78,62 @@ export function nodeProblems(
     ]
   }
   return []
+}
+
+/** The ref of a source object of `type`. */
+export function sourceRefOf(type: ResourceType, obj: SourceObject): SourceRef {
+  return { type, namespace: obj.metadata.namespace ?? '', name: obj.metadata.name }
+}
+
+/** A set whose Machines do not match its replicas is still converging: adopt it once settled. */
+export function replicasProblems(
+  title: string,
+  replicas: number,
+  machines: number,
+): AdoptionProblem[] {
+  if (machines === replicas) return []
+  const message = `is ${replicas} but ${machines} Machines exist: adopt it once it settled`
+  return [blocking(title, 'spec.replicas', message)]
+}
+
+/**
+ * The source Machines of a set, in name order, as adopted Machines of the same name: each
+ * checked (checkSourceMachine), its problems added to `problems`, released as `release` says.
+ */
+export function adoptSetMachines(input: {
+  machines: readonly SourceObject[]
+  type: ResourceType
+  instances: ReadonlyMap<string, InstanceFacts>
+  nodes: ReadonlyMap<string, NodeFacts>
+  problems: AdoptionProblem[]
+  /** The source objects released once the adopted Machine runs (its own ref given). */
+  release: (machine: SourceObject, ref: SourceRef) => SourceRef[]
+}): AdoptedMachine[] {
+  const adopted: AdoptedMachine[] = []
+  const sorted = [...input.machines].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name))
+  for (const machine of sorted) {
+    const ref = sourceRefOf(input.type, machine)
+    const spec = (machine.spec ?? {}) as { providerID?: string }
+    const status = (machine.status ?? {}) as { nodeRef?: { name?: string } }
+    const checked = checkSourceMachine(
+      {
+        object: describeRef(ref),
+        providerID: spec.providerID,
+        providerIdPath: 'spec.providerID',
+        nodeName: status.nodeRef?.name,
+        deleting: machine.metadata.deletionTimestamp !== undefined,
+      },
+      input.instances,
+      input.nodes,
+    )
+    input.problems.push(...checked.problems)
+    if (!checked.instance) continue
+    adopted.push({
+      name: machine.metadata.name,
+      instance: checked.instance,
+      nodeName: checked.nodeName ?? '',
+      release: input.release(machine, ref),
+    })
+  }
+  return adopted
 }

@@ -9,11 +9,11 @@
 import type { InstanceFacts } from '../instances'
 import { specFromOpenShift } from '../openshift-spec'
 import { type AdoptionProblem, untranslatable } from '../problems'
-import { describeRef, type SourceObject, type SourceRef, sourceTypes } from '../source-types'
+import { describeRef, type SourceObject, sourceTypes } from '../source-types'
 import { classManifest, setManifest, specProblems, type TargetOptions } from '../targets'
-import type { AdoptedMachine, AdoptionUnit } from '../unit'
+import type { AdoptionUnit } from '../unit'
 import { healthCheckProblems } from './health-checks'
-import { checkSourceMachine, type NodeFacts } from './machine-checks'
+import { adoptSetMachines, type NodeFacts, replicasProblems, sourceRefOf } from './machine-checks'
 
 type Json = Record<string, unknown>
 
@@ -26,13 +26,9 @@ export interface OpenShiftObserved {
   nodes: ReadonlyMap<string, NodeFacts>
 }
 
-function ref(type: SourceRef['type'], obj: SourceObject): SourceRef {
-  return { type, namespace: obj.metadata.namespace ?? '', name: obj.metadata.name }
-}
-
 /** The unit for `obs`, with every problem found. */
 export function openshiftUnit(obs: OpenShiftObserved, options: TargetOptions): AdoptionUnit {
-  const setRef = ref(sourceTypes.openshiftSet, obs.set)
+  const setRef = sourceRefOf(sourceTypes.openshiftSet, obs.set)
   const title = describeRef(setRef)
   const setSpec = (obs.set.spec ?? {}) as Json
   const template = (setSpec.template ?? {}) as {
@@ -54,43 +50,15 @@ export function openshiftUnit(obs: OpenShiftObserved, options: TargetOptions): A
     }
   }
   const replicas = typeof setSpec.replicas === 'number' ? setSpec.replicas : 1
-  if (obs.machines.length !== replicas) {
-    problems.push(
-      untranslatable(
-        title,
-        'spec.replicas',
-        `is ${replicas} but ${obs.machines.length} Machines exist: adopt it once it settled`,
-      ),
-    )
-  }
-  const machines: AdoptedMachine[] = []
-  for (const machine of [...obs.machines].sort((a, b) =>
-    a.metadata.name.localeCompare(b.metadata.name),
-  )) {
-    const machineRef = ref(sourceTypes.openshiftMachine, machine)
-    const mSpec = (machine.spec ?? {}) as Json
-    const status = (machine.status ?? {}) as { nodeRef?: { name?: string } }
-    const checked = checkSourceMachine(
-      {
-        object: describeRef(machineRef),
-        providerID: mSpec.providerID as string | undefined,
-        providerIdPath: 'spec.providerID',
-        nodeName: status.nodeRef?.name,
-        deleting: machine.metadata.deletionTimestamp !== undefined,
-      },
-      obs.instances,
-      obs.nodes,
-    )
-    problems.push(...checked.problems)
-    if (checked.instance) {
-      machines.push({
-        name: machine.metadata.name,
-        instance: checked.instance,
-        nodeName: checked.nodeName ?? '',
-        release: [machineRef],
-      })
-    }
-  }
+  problems.push(...replicasProblems(title, replicas, obs.machines.length))
+  const machines = adoptSetMachines({
+    machines: obs.machines,
+    type: sourceTypes.openshiftMachine,
+    instances: obs.instances,
+    nodes: obs.nodes,
+    problems,
+    release: (_machine, machineRef) => [machineRef],
+  })
   const labels = { ...template.metadata?.labels }
   problems.push(...healthCheckProblems(obs.healthChecks, labels, sourceTypes.openshiftHealthCheck))
   const name = obs.set.metadata.name

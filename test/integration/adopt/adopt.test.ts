@@ -31,6 +31,7 @@ import {
   createUnmanagedInstances,
   installSourceCrds,
   type SourceFleet,
+  uninstallSourceCrds,
 } from './source-fleet'
 
 const moto = useFaultyMoto()
@@ -55,7 +56,8 @@ beforeAll(async () => {
     stringData: { aws_access_key_id: 'AKIAMOTO00000000', aws_secret_access_key: 'x' },
   })
 })
-afterAll(() => {
+afterAll(async () => {
+  await uninstallSourceCrds(kube)
   ec2.destroy()
   kube.close()
 })
@@ -94,8 +96,7 @@ async function expectAdopted(fleet: SourceFleet, names: string[]) {
     expect(m?.status?.phase).toBe('Running')
     expect(m?.status?.nodeRef?.name).toBe(fleet.nodeNames[i])
     expect(m?.spec?.providerID).toContain(fleet.instanceIds[i])
-    const upToDate = m?.status?.conditions?.find((c) => c.type === 'UpToDate')
-    if (upToDate) expect(upToDate.status).toBe('True')
+    expect(m?.status?.conditions?.find((c) => c.type === 'UpToDate')?.status).toBe('True')
   }
   for (const pod of fleet.pods) {
     const now = await kube.get<KubeObject>(coreTypes.pod, { namespace: ns(), name: pod.name })

@@ -6,6 +6,7 @@
  */
 import { type EC2Client, RunInstancesCommand } from '@aws-sdk/client-ec2'
 import { sourceTypes } from '../../../src/adopt/source-types'
+import { hasKubeReason } from '../../../src/kube/errors'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject, type ResourceType } from '../../../src/kube/resource'
 import { waitFor } from '../../harness/kube'
@@ -44,7 +45,9 @@ export async function installSourceCrds(kube: KubeClient): Promise<void> {
         ],
       },
     }
-    await kube.create(crdType, crd).catch(() => {})
+    await kube.create(crdType, crd).catch((error: unknown) => {
+      if (!hasKubeReason(error, 'AlreadyExists')) throw error
+    })
   }
   for (const type of Object.values(sourceTypes)) {
     await waitFor(`${type.plural} served`, async () => {
@@ -55,6 +58,16 @@ export async function installSourceCrds(kube: KubeClient): Promise<void> {
         return false
       }
     })
+  }
+}
+
+/**
+ * Removes the source CRDs again: their plurals (machines, machinesets...) are machine-api's too,
+ * so while they are installed a bare `kubectl get machines` may pick another group.
+ */
+export async function uninstallSourceCrds(kube: KubeClient): Promise<void> {
+  for (const type of Object.values(sourceTypes)) {
+    await kube.delete(crdType, { name: `${type.plural}.${type.group}` })
   }
 }
 
