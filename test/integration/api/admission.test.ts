@@ -104,7 +104,9 @@ describe('kubectl apply of invalid disruption budgets is refused, naming the fie
 describe('valid objects are stored with defaults', () => {
   it('a Machine gets nodeDeletionTimeout', async () => {
     await kubectlApply([machine('good')])
-    expect((await getJson('machines.machine-api.dev', 'good')).spec).toMatchObject({ nodeDeletionTimeout: '10s' })
+    expect((await getJson('machines.machine-api.dev', 'good')).spec).toMatchObject({
+      nodeDeletionTimeout: '10s',
+    })
   })
 
   it('a MachineSet without selector gets one tied to its template, and one replica', async () => {

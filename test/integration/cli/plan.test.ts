@@ -120,11 +120,27 @@ describe('machine-api plan', () => {
 
       const file = join(dir, `${name}.yaml`)
       writeFileSync(file, stringify(manifest(r, 'class-c')))
-      const before = await kubectl(['get', 'machinedeployments.machine-api.dev', name, '-n', ns(), '-o', 'json'])
+      const before = await kubectl([
+        'get',
+        'machinedeployments.machine-api.dev',
+        name,
+        '-n',
+        ns(),
+        '-o',
+        'json',
+      ])
       const [json, text] = await Promise.all([plan(file, 'json'), plan(file, 'text')])
       const report = JSON.parse(json) as PlanReport
       // Read-only: planning changed nothing.
-      const after = await kubectl(['get', 'machinedeployments.machine-api.dev', name, '-n', ns(), '-o', 'json'])
+      const after = await kubectl([
+        'get',
+        'machinedeployments.machine-api.dev',
+        name,
+        '-n',
+        ns(),
+        '-o',
+        'json',
+      ])
       expect(after.stdout).toBe(before.stdout)
 
       await kubectlApply([manifest(r, 'class-c')])
