@@ -76,15 +76,18 @@ describe('draining a Node whose pod keeps coming back', () => {
     await waitFor('the first sticky pod', () => sticky.created() >= 1)
 
     await kube().delete(machineApiTypes.machine, { namespace: ns, name: 'host' })
-    await waitFor('the drain evicting', () => sticky.created() >= 3)
+    // The first passes of a deletion ride on their own writes (cordon, the Deleting condition)
+    // before the drain settles into its retry period: count from the fifth pod on.
+    await waitFor('the drain evicting', () => sticky.created() >= 5)
     const before = sticky.created()
     const from = performance.now()
-    await new Promise((resolve) => setTimeout(resolve, 4000))
+    await new Promise((resolve) => setTimeout(resolve, 6000))
     const seconds = (performance.now() - from) / 1000
     const evictions = sticky.created() - before
     // A pass per deletion retry period (1 s in this test), and now and then one woken by something
-    // else (the 5 s sweep, a Node change): 7 to 10 in 6 s. Woken by its own status writes, the
-    // passes evicted 23 pods in 6 s (about 15 in this 4 s window, against a bound of 10).
+    // else (the 5 s sweep, a Node change): 6 to 8 in 6 s. Woken by its own status writes, the
+    // passes evicted 23 pods in 6 s, against a bound of 14 here. (Counted from the third pod over
+    // 4 s, the deletion's first passes fell into the window on a loaded CI machine: 16 > 12.)
     const periods = (seconds * 1000) / (deps.deletionRetryMs ?? 1000)
     expect(evictions).toBeLessThanOrEqual(2 * Math.ceil(periods) + 2)
     expect((await readMachine(kube(), ns, 'host'))?.metadata?.deletionTimestamp).toBeTruthy()
