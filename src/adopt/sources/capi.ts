@@ -12,7 +12,7 @@ import { describeRef, type SourceObject, sourceTypes } from '../source-types'
 import { classManifest, deploymentManifest, specProblems, type TargetOptions } from '../targets'
 import type { AdoptionUnit } from '../unit'
 import { healthCheckProblems } from './health-checks'
-import { adoptSetMachines, type NodeFacts, replicasProblems, sourceRefOf } from './machine-checks'
+import { adoptSetMachines, type NodeFacts, replicasOf, sourceRefOf } from './machine-checks'
 
 type Json = Record<string, unknown>
 
@@ -71,8 +71,12 @@ export function capiUnit(obs: CapiObserved, options: TargetOptions): AdoptionUni
       ),
     )
   }
-  const replicas = typeof mdSpec.replicas === 'number' ? mdSpec.replicas : 1
-  problems.push(...replicasProblems(title, replicas, obs.machines.length))
+  const { replicas, problems: replicaProblems } = replicasOf(
+    title,
+    mdSpec.replicas,
+    obs.machines.length,
+  )
+  problems.push(...replicaProblems)
   const machines = adoptSetMachines({
     machines: obs.machines,
     type: sourceTypes.capiMachine,

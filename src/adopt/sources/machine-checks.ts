@@ -85,15 +85,24 @@ export function sourceRefOf(type: ResourceType, obj: SourceObject): SourceRef {
   return { type, namespace: obj.metadata.namespace ?? '', name: obj.metadata.name }
 }
 
-/** A set whose Machines do not match its replicas is still converging: adopt it once settled. */
-export function replicasProblems(
+/**
+ * The replicas a set declares (absent: 1, as both APIs default it), with what blocks it: a value
+ * that is not a whole number (the source is not what its API makes), or Machines that do not
+ * match it (still converging: adopt it once settled).
+ */
+export function replicasOf(
   title: string,
-  replicas: number,
+  value: unknown,
   machines: number,
-): AdoptionProblem[] {
-  if (machines === replicas) return []
+): { replicas: number; problems: AdoptionProblem[] } {
+  if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 0)) {
+    const message = `is ${JSON.stringify(value)}; must be a whole number`
+    return { replicas: 0, problems: [blocking(title, 'spec.replicas', message)] }
+  }
+  const replicas = (value as number | undefined) ?? 1
+  if (machines === replicas) return { replicas, problems: [] }
   const message = `is ${replicas} but ${machines} Machines exist: adopt it once it settled`
-  return [blocking(title, 'spec.replicas', message)]
+  return { replicas, problems: [blocking(title, 'spec.replicas', message)] }
 }
 
 /**

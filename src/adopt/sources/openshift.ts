@@ -13,7 +13,7 @@ import { describeRef, type SourceObject, sourceTypes } from '../source-types'
 import { classManifest, setManifest, specProblems, type TargetOptions } from '../targets'
 import type { AdoptionUnit } from '../unit'
 import { healthCheckProblems } from './health-checks'
-import { adoptSetMachines, type NodeFacts, replicasProblems, sourceRefOf } from './machine-checks'
+import { adoptSetMachines, type NodeFacts, replicasOf, sourceRefOf } from './machine-checks'
 
 type Json = Record<string, unknown>
 
@@ -49,8 +49,12 @@ export function openshiftUnit(obs: OpenShiftObserved, options: TargetOptions): A
       )
     }
   }
-  const replicas = typeof setSpec.replicas === 'number' ? setSpec.replicas : 1
-  problems.push(...replicasProblems(title, replicas, obs.machines.length))
+  const { replicas, problems: replicaProblems } = replicasOf(
+    title,
+    setSpec.replicas,
+    obs.machines.length,
+  )
+  problems.push(...replicaProblems)
   const machines = adoptSetMachines({
     machines: obs.machines,
     type: sourceTypes.openshiftMachine,

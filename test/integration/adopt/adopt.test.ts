@@ -3,10 +3,13 @@
  * 5-Machine Cluster API MachineDeployment, a 3-Machine OpenShift MachineSet and 4 tagged unmanaged
  * instances are taken over with no RunInstances and no TerminateInstances (counted at the proxy
  * every EC2 call goes through), each adopted Machine Running on its original Node and UpToDate,
- * the Pods on those Nodes untouched, the source objects released; the adopted deployment then
- * scales through the normal paths. Bad input is refused with the object and field, changing nothing.
+ * the Pods on those Nodes untouched, the source objects released. The adopted deployment then
+ * scales 5 -> 7 -> 3 through the normal paths (launches, drained removals), and a MachineClass
+ * edit rolls it. Bad input (a missing source or instance, a source of the wrong shape, a Node
+ * naming no instance, instances and Nodes another Machine holds) is refused with the object and
+ * field, changing nothing.
  */
-import { EC2Client } from '@aws-sdk/client-ec2'
+import { EC2Client, TerminateInstancesCommand } from '@aws-sdk/client-ec2'
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import { type AdoptRequest, runAdoption } from '../../../src/adopt/run'
 import { sourceTypes } from '../../../src/adopt/source-types'
@@ -30,6 +33,7 @@ import {
   createOpenShiftFleet,
   createUnmanagedInstances,
   installSourceCrds,
+  removeSourceFleet,
   type SourceFleet,
   uninstallSourceCrds,
 } from './source-fleet'
@@ -134,7 +138,51 @@ describe('machine-api adopt', () => {
       `Node/ghost-${ns()}: spec.providerID: aws:///eu-west-1a/i-0123456789abcdef0 names no instance`,
     )
     await kube.delete(coreTypes.node, { name: `ghost-${ns()}` })
+
+    // A source of the wrong shape: replicas a string, an infrastructure template CAPA does not make.
+    await kube.create(sourceTypes.capiDeployment, {
+      apiVersion: 'cluster.x-k8s.io/v1beta1',
+      kind: 'MachineDeployment',
+      metadata: { namespace: ns(), name: 'odd' },
+      spec: {
+        clusterName: 'legacy',
+        replicas: 'two',
+        template: { spec: { infrastructureRef: { kind: 'DockerMachineTemplate', name: 'odd' } } },
+      },
+    })
+    const odd = await adopt({ from: 'capi', namespace: ns(), name: 'odd' })
+    expect(odd.exitCode).toBe(1)
+    expect(odd.units[0]?.problems).toEqual(
+      expect.arrayContaining([
+        `MachineDeployment.cluster.x-k8s.io/${ns()}/odd: spec.template.spec.infrastructureRef.kind: is DockerMachineTemplate; only CAPA's AWSMachineTemplate is adopted`,
+        `MachineDeployment.cluster.x-k8s.io/${ns()}/odd: spec.replicas: is "two"; must be a whole number`,
+      ]),
+    )
+    await kube.delete(sourceTypes.capiDeployment, { namespace: ns(), name: 'odd' })
+
+    // A source Machine whose instance is gone.
+    const gone = await createCapiFleet({
+      kube,
+      ec2: moto().ec2,
+      namespace: ns(),
+      amiId: moto().amiId,
+      name: 'gone',
+      replicas: 1,
+    })
+    await moto().ec2.send(new TerminateInstancesCommand({ InstanceIds: gone.instanceIds }))
+    const missingInstance = await adopt({ from: 'capi', namespace: ns(), name: 'gone' })
+    expect(missingInstance.exitCode).toBe(1)
+    expect(missingInstance.units[0]?.problems).toContain(
+      `Machine.cluster.x-k8s.io/${ns()}/gone-abcde-0: spec.providerID: instance ${gone.instanceIds[0]} is terminated`,
+    )
+    const paused = await kube.get<KubeObject>(sourceTypes.capiDeployment, {
+      namespace: ns(),
+      name: 'gone',
+    })
+    expect(paused?.metadata?.annotations?.['cluster.x-k8s.io/paused']).toBeUndefined()
+    await removeSourceFleet(kube, ns(), gone)
     expect((await machinesOf(kube, ns())).length).toBe(0)
+    expect((await kube.list(machineApiTypes.machineClass, { namespace: ns() })).items).toEqual([])
   })
 
   it('takes over Cluster API, OpenShift and unmanaged fleets with no launch and no termination', {
@@ -205,6 +253,29 @@ describe('machine-api adopt', () => {
       (await adopt({ from: 'capi', namespace: ns(), name: 'workers' })).units[0]?.outcome,
     ).toBe('adopted')
 
+    // The unmanaged instances, selected again under another name prefix: another Machine holds
+    // each instance and its Node, so nothing is made.
+    const again = await adopt({
+      from: 'instances',
+      tags: { team: `legacy-${ns()}` },
+      namePrefix: 'again',
+    })
+    const problems = again.units[0]?.problems.join('\n') ?? ''
+    expect(again.exitCode, problems).toBe(1)
+    expect(problems).toMatch(
+      new RegExp(
+        `instance i-[0-9a-f]+: tags\\.${tagKeys.machineUid.replaceAll('.', '\\.')}: is owned by machine-api Machine ${ns()}/legacy-i-`,
+      ),
+    )
+    expect(problems).toMatch(
+      new RegExp(
+        `Node/\\S+: metadata\\.annotations: is linked to machine-api Machine ${ns()}/legacy-i-`,
+      ),
+    )
+    expect(
+      (await machinesOf(kube, ns())).filter((m) => m.metadata.name.startsWith('again-')),
+    ).toEqual([])
+
     // From here the adopted deployment is an ordinary one: it scales through the normal paths.
     playKubelet(api().kc, kube, ns())
     let last = ''
@@ -217,9 +288,7 @@ describe('machine-api adopt', () => {
     await waitFor(
       '7 Running Machines in the adopted deployment',
       async () => {
-        const of = (await machinesOf(kube, ns())).filter(
-          (m) => m.metadata.labels?.['machine-api.dev/deployment-name'] === 'workers',
-        )
+        const of = await workersOf()
         last = of
           .map(
             (m) =>
@@ -231,9 +300,83 @@ describe('machine-api adopt', () => {
       { intervalMs: 500, timeoutMs: 120_000 },
     )
     expect(moto().proxy.counts().RunInstances).toBe(2)
-    for (const pod of [...capi.pods, ...openshift.pods, ...legacy.pods]) {
+
+    // 7 -> 3: four Machines, adopted ones among them, go through the normal deletion and its drain.
+    const seven = (await workersOf()).map((m) => m.metadata.name)
+    const adoptedCapi = new Map(capi.machineNames.map((name, i) => [name, capi.pods[i]]))
+    await kube.mergePatch(
+      machineApiTypes.machineDeployment,
+      { namespace: ns(), name: 'workers' },
+      { spec: { replicas: 3 } },
+    )
+    const remaining = await waitFor(
+      '3 Running Machines in the adopted deployment',
+      async () => {
+        const of = await workersOf()
+        return of.length === 3 && of.every((m) => m.status?.phase === 'Running') && of
+      },
+      { intervalMs: 500, timeoutMs: 120_000 },
+    )
+    const removed = seven.filter((name) => !remaining.some((m) => m.metadata.name === name))
+    expect(removed).toHaveLength(4)
+    await waitFor('4 instances terminated', () => moto().proxy.counts().TerminateInstances === 4)
+    const drained = await machineEvents('NodeDrained')
+    expect(removed.filter((name) => adoptedCapi.has(name)).length).toBeGreaterThanOrEqual(2)
+    for (const name of removed) {
+      expect(drained).toContain(name)
+      const pod = adoptedCapi.get(name)
+      if (!pod) continue
+      const now = await kube.get<KubeObject>(coreTypes.pod, { namespace: ns(), name: pod.name })
+      expect(now?.metadata?.uid === pod.uid && !now?.metadata?.deletionTimestamp).toBe(false)
+    }
+    expect(moto().proxy.counts().RunInstances).toBe(2)
+
+    // A class edit rolls the adopted Machines that are left as it rolls any other.
+    const before = new Set(remaining.map((m) => m.metadata.name))
+    await kube.mergePatch(
+      machineApiTypes.machineClass,
+      { namespace: ns(), name: 'workers' },
+      { spec: { providerSpec: { instanceType: 't3.small' } } },
+    )
+    await waitFor(
+      'the deployment rolled onto the edited class',
+      async () => {
+        const of = await workersOf()
+        return (
+          of.length === 3 &&
+          of.every(
+            (m) =>
+              !before.has(m.metadata.name) &&
+              m.status?.phase === 'Running' &&
+              m.status?.conditions?.find((c) => c.type === 'UpToDate')?.status === 'True',
+          )
+        )
+      },
+      { intervalMs: 500, timeoutMs: 180_000 },
+    )
+    await waitFor(
+      'the 3 replaced instances terminated',
+      () => moto().proxy.counts().TerminateInstances === 7,
+    )
+    expect(moto().proxy.counts().RunInstances).toBe(5)
+    for (const pod of [...openshift.pods, ...legacy.pods]) {
       await kube.delete(coreTypes.pod, { namespace: ns(), name: pod.name })
     }
-    expect(moto().proxy.counts().TerminateInstances ?? 0).toBe(0)
   })
 })
+
+async function workersOf(): Promise<MachineObject[]> {
+  return (await machinesOf(kube, ns())).filter(
+    (m) => m.metadata.labels?.['machine-api.dev/deployment-name'] === 'workers',
+  )
+}
+
+/** The Machines named by Events of `reason` in the test namespace. */
+async function machineEvents(reason: string): Promise<string[]> {
+  const events = await kube.list<
+    KubeObject & { reason?: string; involvedObject?: { kind?: string; name?: string } }
+  >(coreTypes.event, { namespace: ns() })
+  return events.items
+    .filter((e) => e.reason === reason && e.involvedObject?.kind === 'Machine')
+    .map((e) => e.involvedObject?.name ?? '')
+}

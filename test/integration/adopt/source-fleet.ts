@@ -71,6 +71,26 @@ export async function uninstallSourceCrds(kube: KubeClient): Promise<void> {
   }
 }
 
+/**
+ * Removes a fleet that was not adopted: its source objects in `namespace` (finalizers stripped, as
+ * their controllers would), its Pods and its Nodes. Its instances stay as they are.
+ */
+export async function removeSourceFleet(
+  kube: KubeClient,
+  namespace: string,
+  fleet: SourceFleet,
+): Promise<void> {
+  for (const type of Object.values(sourceTypes)) {
+    for (const obj of (await kube.list<KubeObject>(type, { namespace })).items) {
+      const ref = { namespace, name: obj.metadata?.name ?? '' }
+      await kube.mergePatch(type, ref, { metadata: { finalizers: null } })
+      await kube.delete(type, ref)
+    }
+  }
+  for (const pod of fleet.pods) await kube.delete(coreTypes.pod, { namespace, name: pod.name })
+  for (const name of fleet.nodeNames) await kube.delete(coreTypes.node, { name })
+}
+
 /** What a created fleet is made of. */
 export interface SourceFleet {
   instanceIds: string[]
