@@ -1,4 +1,5 @@
 /** @module Every benchmark `npm run bench` runs, in order. */
+import { adoptionBench } from './adoption'
 import { apiCostBench } from './api-cost'
 import { capacityBench } from './capacity'
 import { coldStartBench } from './cold-start'
@@ -22,4 +23,5 @@ export const benches: Bench[] = [
   drainBench,
   coldStartBench,
   interruptionsBench,
+  adoptionBench,
 ]

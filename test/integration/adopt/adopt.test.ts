@@ -24,10 +24,6 @@ import type { MachineObject } from '../../../src/reconcile/machine-set/types'
 import { realTimers } from '../../../src/timers'
 import { waitFor } from '../../harness/kube'
 import { useFileNamespace, useMachineApi } from '../../harness/machine-api'
-import { playKubelet } from '../full-stack/aws-kubelet'
-import { fullStackKube, startFullStack } from '../full-stack/fixture'
-import { machinesOf } from '../full-stack/objects'
-import { region, useFaultyMoto } from '../providers/aws-fixture'
 import {
   createCapiFleet,
   createOpenShiftFleet,
@@ -36,7 +32,11 @@ import {
   removeSourceFleet,
   type SourceFleet,
   uninstallSourceCrds,
-} from './source-fleet'
+} from '../../harness/source-fleet'
+import { playKubelet } from '../full-stack/aws-kubelet'
+import { fullStackKube, startFullStack } from '../full-stack/fixture'
+import { machinesOf } from '../full-stack/objects'
+import { region, useFaultyMoto } from '../providers/aws-fixture'
 
 const moto = useFaultyMoto()
 const api = useMachineApi({

@@ -5,12 +5,12 @@
  * status filled, finalizers set, a kwok Node per instance and a Pod on each Node.
  */
 import { type EC2Client, RunInstancesCommand } from '@aws-sdk/client-ec2'
-import { sourceTypes } from '../../../src/adopt/source-types'
-import { hasKubeReason } from '../../../src/kube/errors'
-import type { KubeClient } from '../../../src/kube/kube-client'
-import { coreTypes, type KubeObject, type ResourceType } from '../../../src/kube/resource'
-import { waitFor } from '../../harness/kube'
-import { kwokNodeAnnotation } from '../../harness/nodes'
+import { sourceTypes } from '../../src/adopt/source-types'
+import { hasKubeReason } from '../../src/kube/errors'
+import type { KubeClient } from '../../src/kube/kube-client'
+import { coreTypes, type KubeObject, type ResourceType } from '../../src/kube/resource'
+import { waitFor } from './kube'
+import { kwokNodeAnnotation } from './nodes'
 
 const crdType: ResourceType = {
   group: 'apiextensions.k8s.io',

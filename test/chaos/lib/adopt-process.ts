@@ -1,0 +1,61 @@
+/**
+ * @module Runs the bundled `machine-api adopt` (`dist/cli.js`, what ships) as a child process
+ * that a scenario can SIGKILL at any moment: what an operator's terminal, CI job or laptop does
+ * when it dies in the middle of an adoption.
+ */
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import type { AdoptReport } from '../../../src/adopt/run'
+
+const cliBundle = fileURLToPath(new URL('../../../dist/cli.js', import.meta.url))
+
+/** How one run of the command ended. */
+export type AdoptRun =
+  | { type: 'killed'; afterMs: number }
+  | { type: 'exited'; exitCode: number; report?: AdoptReport; stderr: string }
+
+/**
+ * Runs `machine-api adopt <args> -o json` with `env` on top of the parent's; with `killAfterMs`,
+ * SIGKILLs it then unless it already exited.
+ */
+export async function runAdoptProcess(
+  args: readonly string[],
+  env: Record<string, string>,
+  killAfterMs?: number,
+): Promise<AdoptRun> {
+  if (!existsSync(cliBundle)) {
+    throw new Error(`${cliBundle} is missing: run \`npm run build\` first`)
+  }
+  const child = spawn(process.execPath, [cliBundle, 'adopt', ...args, '--output', 'json'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk
+  })
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk
+  })
+  let killed = false
+  const timer =
+    killAfterMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          killed = child.kill('SIGKILL')
+        }, killAfterMs)
+  const exitCode = await new Promise<number>((resolve) => {
+    child.once('exit', (code) => resolve(code ?? -1))
+  })
+  clearTimeout(timer)
+  if (killed) return { type: 'killed', afterMs: killAfterMs ?? 0 }
+  // A refused or failed run prints its report on stderr, a good one on stdout.
+  const text = exitCode === 0 ? stdout : stderr
+  try {
+    return { type: 'exited', exitCode, report: JSON.parse(text) as AdoptReport, stderr }
+  } catch {
+    return { type: 'exited', exitCode, stderr }
+  }
+}
