@@ -27,13 +27,17 @@ export function clampTimerMs(ms: number): number {
   return Math.min(ms, maxTimerMs)
 }
 
-/** Timers on the event loop. They do not keep the process alive on their own. */
-export function realTimers(): Timers {
+/**
+ * Timers on the event loop. By default they do not keep the process alive on their own (a server's
+ * sockets do); a command whose only pending work is a wait, such as `adopt` polling for Running
+ * Machines, passes `keepAlive` or Node exits mid-wait with code 13 (an unsettled top-level await).
+ */
+export function realTimers(options: { keepAlive?: boolean } = {}): Timers {
   return {
     now: () => performance.now(),
     setTimer(ms, fn) {
       const handle = setTimeout(fn, clampTimerMs(ms))
-      handle.unref()
+      if (!options.keepAlive) handle.unref()
       return () => clearTimeout(handle)
     },
   }

@@ -14,6 +14,11 @@ export interface AdoptionProblem {
   message: string
   /** True when `--force <path>` may accept it: dropping the field loses a setting, nothing else. */
   forcible: boolean
+  /**
+   * True when the adoption's own release makes it (a set whose Machines were released first, the
+   * run then killed): moot once the unit's target, made from this source, exists.
+   */
+  leftByRelease?: true
 }
 
 /** A field that has no machine-api equivalent: forcible (it is dropped). */

@@ -89,11 +89,12 @@ function checkUnit(
   request: AdoptRequest,
 ): { unit: AdoptionUnit; problems: string[]; alreadyDone: boolean } {
   const made = state.deployment ?? state.set
-  if (unit.sourceMissing && made?.metadata.annotations?.[ADOPTED_FROM] === unit.title) {
+  const madeFromSource = made?.metadata.annotations?.[ADOPTED_FROM] === unit.title
+  if (unit.sourceMissing && madeFromSource) {
     return { unit, problems: [], alreadyDone: true }
   }
   const found: AdoptionProblem[] = [
-    ...unit.problems,
+    ...unit.problems.filter((p) => !(p.leftByRelease && madeFromSource)),
     ...targetProblems(unit, state),
     ...(request.rollback ? rollbackProblems(unit, state) : []),
   ]

@@ -102,7 +102,12 @@ export function replicasOf(
   const replicas = (value as number | undefined) ?? 1
   if (machines === replicas) return { replicas, problems: [] }
   const message = `is ${replicas} but ${machines} Machines exist: adopt it once it settled`
-  return { replicas, problems: [blocking(title, 'spec.replicas', message)] }
+  const problem = blocking(title, 'spec.replicas', message)
+  // Fewer is also what an adoption killed while releasing the Machines (bottom-up) leaves.
+  return {
+    replicas,
+    problems: [machines < replicas ? { ...problem, leftByRelease: true } : problem],
+  }
 }
 
 /**

@@ -196,7 +196,7 @@ export const adoptCommand: CliCommand = {
           ownerId,
           signal: controller.signal,
           log: silentLogger(),
-          timers: realTimers(),
+          timers: realTimers({ keepAlive: true }),
         },
         {
           source,

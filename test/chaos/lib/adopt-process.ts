@@ -52,7 +52,8 @@ export async function runAdoptProcess(
   clearTimeout(timer)
   if (killed) return { type: 'killed', afterMs: killAfterMs ?? 0 }
   // A refused or failed run prints its report on stderr, a good one on stdout.
-  const text = exitCode === 0 ? stdout : stderr
+  // Node's own warnings (the SDK's on an old Node) come before it on stderr.
+  const text = exitCode === 0 ? stdout : stderr.slice(Math.max(0, stderr.search(/^\{/m)))
   try {
     return { type: 'exited', exitCode, report: JSON.parse(text) as AdoptReport, stderr }
   } catch {

@@ -40,7 +40,7 @@ import {
 import { type WorkerProcess, workerProcess } from '../lib/worker-process'
 
 const sizes = {
-  short: { adoptions: 4, maxReplicas: 2, convergeMs: 150_000 },
+  short: { adoptions: 3, maxReplicas: 2, convergeMs: 150_000 },
   full: { adoptions: 30, maxReplicas: 3, convergeMs: 400_000 },
 }
 /**
@@ -174,7 +174,8 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
       killWindowMs = Math.max(killWindowMs, took)
       if (!finished(last, 'adopted')) {
         unfinished++
-        options.log(`${name} not adopted: ${JSON.stringify(last).slice(0, 600)}`)
+        const said = last.type === 'exited' ? (last.report?.units ?? last.stderr.slice(-600)) : last
+        options.log(`${name} not adopted: ${JSON.stringify(said).slice(0, 1500)}`)
       }
     }
     const counts = proxy.counts()

@@ -1,5 +1,6 @@
 /** @module Every chaos scenario, in the order `npm run chaos` and the short test run them. */
 import type { Scenario } from '../lib/scenario'
+import { adoptionScenario } from './adoption'
 import { apiserverOutageScenario } from './apiserver-outage'
 import { badInputScenario } from './bad-input'
 import { capacityScenario } from './capacity'
@@ -20,4 +21,5 @@ export const scenarios: Scenario[] = [
   badInputScenario,
   interruptionsScenario,
   driftScenario,
+  adoptionScenario,
 ]

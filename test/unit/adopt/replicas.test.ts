@@ -39,3 +39,19 @@ describe('replicasOf', () => {
     expect(out.problems.map((p) => `${p.object}: ${p.path}: ${p.message}`)).toEqual(problems)
   })
 })
+
+describe('replicasOf after a release killed midway', () => {
+  it.each([
+    [
+      'fewer Machines: what releasing them bottom-up leaves, moot once the target exists',
+      3,
+      1,
+      true,
+    ],
+    ['no Machines left at all', 3, 0, true],
+    ['more Machines than replicas: never a release', 2, 3, undefined],
+  ])('%s', (_, value, machines, leftByRelease) => {
+    const out = replicasOf('MachineSet.machine.openshift.io/fleet/infra', value, machines)
+    expect(out.problems.map((p) => p.leftByRelease)).toEqual([leftByRelease])
+  })
+})
