@@ -83,6 +83,9 @@ export const adoptionBench: Bench = {
       kubeconfigPath: env.kubeconfigPath,
       namespace,
       faults: true,
+      // At 2N instances and Nodes a 500 ms pass (every instance described, every Node listed)
+      // holds moto and the apiserver busy enough to starve the fresh set's launches.
+      nodePeriodMs: n >= 1000 ? 5000 : 500,
     })
     let worker: WorkerProcess | undefined
     try {
