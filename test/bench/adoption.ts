@@ -17,8 +17,8 @@ import { nodeForInstance } from '../../src/dev/ec2-node-simulator'
 import type { KubeClient } from '../../src/kube/kube-client'
 import { coreTypes, type KubeObject } from '../../src/kube/resource'
 import { mapConcurrently } from '../../src/pool'
-import { runAdoptProcess } from '../chaos/lib/adopt-process'
-import { chaosClassName, chaosOwnerId, chaosRegion, startAwsWorld } from '../chaos/lib/aws-world'
+import { adoptInWorld, runAdoptProcess } from '../chaos/lib/adopt-process'
+import { chaosClassName, chaosRegion, startAwsWorld } from '../chaos/lib/aws-world'
 import { createMachineSet, machinesOf, waitForRunning } from '../chaos/lib/cloud-fleet'
 import { startChaosEnvironment } from '../chaos/lib/environment'
 import { type WorkerProcess, workerProcess } from '../chaos/lib/worker-process'
@@ -111,32 +111,18 @@ export const adoptionBench: Bench = {
       proxy.clear()
       let before = await scrapeRequestCounts(controlPlane)
       let started = performance.now()
+      const target = adoptInWorld({
+        namespace,
+        kubeconfigPath: env.kubeconfigPath,
+        ec2Endpoint: proxy.endpoint,
+        wait: '30m',
+      })
       const adopted = await runAdoptProcess(
         [
-          '--from',
-          'instances',
-          '--tag',
-          `${tag.Key}=${tag.Value}`,
-          '--name-prefix',
-          'legacy',
-          '--namespace',
-          namespace,
-          '--credentials-secret',
-          'aws',
-          '--region',
-          chaosRegion,
-          '--ec2-endpoint',
-          proxy.endpoint,
-          '--wait',
-          '30m',
+          ...['--from', 'instances', '--tag', `${tag.Key}=${tag.Value}`, '--name-prefix', 'legacy'],
+          ...target.args,
         ],
-        {
-          KUBECONFIG: env.kubeconfigPath,
-          MACHINE_API_OWNER_ID: chaosOwnerId,
-          AWS_REGION: chaosRegion,
-          AWS_ACCESS_KEY_ID: 'AKIAMOTOBENCH000',
-          AWS_SECRET_ACCESS_KEY: 'bench-secret',
-        },
+        target.env,
       )
       if (adopted.type !== 'exited' || adopted.exitCode !== 0) {
         throw new Error(`adopt failed: ${JSON.stringify(adopted).slice(0, 2000)}`)

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { AdoptReport } from '../../../src/adopt/run'
+import { chaosOwnerId, chaosRegion } from './aws-world'
 
 const cliBundle = fileURLToPath(new URL('../../../dist/cli.js', import.meta.url))
 
@@ -58,5 +59,30 @@ export async function runAdoptProcess(
     return { type: 'exited', exitCode, report: JSON.parse(text) as AdoptReport, stderr }
   } catch {
     return { type: 'exited', exitCode, stderr }
+  }
+}
+
+/**
+ * The arguments and environment that point `machine-api adopt` at an aws world: its namespace, its
+ * credentials Secret, the fault proxy in front of moto (which counts the command's EC2 calls).
+ */
+export function adoptInWorld(input: {
+  namespace: string
+  kubeconfigPath: string
+  ec2Endpoint: string
+  wait: string
+}): { args: string[]; env: Record<string, string> } {
+  return {
+    args: [
+      ...['--namespace', input.namespace, '--credentials-secret', 'aws'],
+      ...['--region', chaosRegion, '--ec2-endpoint', input.ec2Endpoint, '--wait', input.wait],
+    ],
+    env: {
+      KUBECONFIG: input.kubeconfigPath,
+      MACHINE_API_OWNER_ID: chaosOwnerId,
+      AWS_REGION: chaosRegion,
+      AWS_ACCESS_KEY_ID: 'AKIAMOTOCHAOS000',
+      AWS_SECRET_ACCESS_KEY: 'chaos-secret',
+    },
   }
 }

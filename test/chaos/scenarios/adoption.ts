@@ -19,15 +19,9 @@ import {
   type SourceFleet,
   uninstallSourceCrds,
 } from '../../harness/source-fleet'
-import { type AdoptRun, runAdoptProcess } from '../lib/adopt-process'
+import { type AdoptRun, adoptInWorld, runAdoptProcess } from '../lib/adopt-process'
 import { auditAdoption, type FleetBefore, instanceHolders } from '../lib/adoption-audit'
-import {
-  type AwsWorld,
-  chaosClassName,
-  chaosOwnerId,
-  chaosRegion,
-  startAwsWorld,
-} from '../lib/aws-world'
+import { type AwsWorld, chaosClassName, startAwsWorld } from '../lib/aws-world'
 import { waitForNoMachines } from '../lib/cloud-fleet'
 import { type ChaosEnvironment, startChaosEnvironment } from '../lib/environment'
 import { seededRandom } from '../lib/random'
@@ -116,25 +110,12 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
       name: namespace,
     })
     await worker.start()
-    const cliEnv = {
-      KUBECONFIG: env.kubeconfigPath,
-      MACHINE_API_OWNER_ID: chaosOwnerId,
-      AWS_REGION: chaosRegion,
-      AWS_ACCESS_KEY_ID: 'AKIAMOTOCHAOS000',
-      AWS_SECRET_ACCESS_KEY: 'chaos-secret',
-    }
-    const common = [
-      '--namespace',
+    const { args: common, env: cliEnv } = adoptInWorld({
       namespace,
-      '--credentials-secret',
-      'aws',
-      '--region',
-      chaosRegion,
-      '--ec2-endpoint',
-      proxy.endpoint,
-      '--wait',
-      '120s',
-    ]
+      kubeconfigPath: env.kubeconfigPath,
+      ec2Endpoint: proxy.endpoint,
+      wait: '120s',
+    })
     const amiId = await classAmi(world)
     const fleets: FleetBefore[] = []
     const kills: number[] = []
