@@ -5,7 +5,7 @@
  * carries the counts the rollout bounds need.
  */
 import { machineApiTypes } from '../../api/resource-types'
-import { selectorToString } from '../../api/shared/label-selector'
+import { selectorMatches } from '../../api/shared/label-selector'
 import type { MachineClass } from '../../api/v1beta1/machine-class'
 import type { ObjectKey } from '../../kube/object-key'
 import { listPages } from '../../kube/paged-list'
@@ -26,18 +26,29 @@ import { planMachineDeployment } from './plan'
 import { classCopyIsStale } from './rollout-target'
 import { computeDeploymentStatus } from './status'
 
-/** The MachineSets `md` controls (by its selector, then by controller reference). */
+/** Every MachineSet of `namespace`, page by page. */
+async function listNamespaceSets(deps: ReconcileDeps, namespace: string) {
+  const sets: MachineSetObject[] = []
+  for await (const page of listPages(deps.kube, machineApiTypes.machineSet, { namespace })) {
+    sets.push(...(page.items as unknown as MachineSetObject[]))
+  }
+  return sets
+}
+
+/** Of `sets`, those `md` controls (by its selector, then by controller reference). */
+function deploymentSets(md: MachineDeploymentObject, sets: readonly MachineSetObject[]) {
+  return sets.filter(
+    (s) =>
+      selectorMatches(md.spec.selector, s.metadata.labels) && isControlledBy(s, md.metadata.uid),
+  )
+}
+
+/** The MachineSets `md` controls. */
 export async function listDeploymentSets(
   deps: ReconcileDeps,
   md: MachineDeploymentObject,
 ): Promise<MachineSetObject[]> {
-  const sets: MachineSetObject[] = []
-  const pages = listPages(deps.kube, machineApiTypes.machineSet, {
-    namespace: md.metadata.namespace,
-    labelSelector: selectorToString(md.spec.selector),
-  })
-  for await (const page of pages) sets.push(...(page.items as unknown as MachineSetObject[]))
-  return sets.filter((s) => isControlledBy(s, md.metadata.uid))
+  return deploymentSets(md, await listNamespaceSets(deps, md.metadata.namespace ?? ''))
 }
 
 /**
@@ -51,9 +62,13 @@ export async function reconcileMachineDeployment(
 ): Promise<ReconcileResult> {
   const type = machineApiTypes.machineDeployment
   const ref = { namespace: key.namespace, name: key.name }
+  // The sets are listed before the deployment is read, as the MachineSet controller lists its
+  // Machines first: a deployment read before a rollout finished and sets listed after it would
+  // plan the old template against the new sets and roll back (machine-set/reconcile.ts).
+  const all = await listNamespaceSets(deps, key.namespace ?? '')
   const md = await deps.kube.get<MachineDeploymentObject & { [k: string]: unknown }>(type, ref)
   if (!md || isStalled(md)) return {}
-  const sets = await listDeploymentSets(deps, md)
+  const sets = deploymentSets(md, all)
   const mdObject = md as KubeObject & typeof md
   const now = deps.clock.now()
   // The class as handed (its change, the sweep) unless older than a set's; read only when a new

@@ -45,10 +45,14 @@ export async function reconcileMachineSet(
 ): Promise<ReconcileResult> {
   const type = machineApiTypes.machineSet
   const ref = { namespace: key.namespace, name: key.name }
-  const set = await deps.kube.get<MachineSetObject & { [k: string]: unknown }>(type, ref)
-  if (!set || isStalled(set)) return {}
+  // The Machines are listed before the set is read, never after: a set read first and a list
+  // taken once a scale-down's Machines were gone (another replica's pass, seconds later on a
+  // loaded worker) planned the old replicas over the emptied slots and created them again. A
+  // list older than the set only misses Machines whose deterministic names then collide.
   // Listing the namespace (not just the selector) finds Machines to release and free names.
   const machines = await listMachines(deps.kube, key.namespace ?? '')
+  const set = await deps.kube.get<MachineSetObject & { [k: string]: unknown }>(type, ref)
+  if (!set || isStalled(set)) return {}
   // The class, when this run was woken by its change or swept (see class-capacity-sync.ts); else
   // the set's record of it, and a GET only where that is not enough (template-class.ts).
   const classes = readOnce(deps.kube)

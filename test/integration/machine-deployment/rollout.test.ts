@@ -7,13 +7,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ANNOTATIONS } from '../../../src/api/group'
 import { machineApiTypes } from '../../../src/api/resource-types'
+import { hasKubeReason } from '../../../src/kube/errors'
 import type { KubeClient } from '../../../src/kube/kube-client'
-import { revisionOf } from '../../../src/reconcile/machine-deployment/machine-sets'
+import {
+  type MachineDeploymentObject,
+  revisionOf,
+} from '../../../src/reconcile/machine-deployment/machine-sets'
+import { reconcileMachineDeployment } from '../../../src/reconcile/machine-deployment/reconcile'
+import type { MachineSetObject } from '../../../src/reconcile/machine-set/types'
 import type { ReconcileDeps } from '../../../src/reconcile/runtime/controller'
+import { holdAfterFirstCall } from '../../harness/held-kube'
 import { useFileNamespace, useMachineApi } from '../../harness/machine-api'
 import { countingKube, isReady, testDeps } from '../machine-set/fixture'
 import { watchMachines } from '../machine-set/machine-watch'
-import { deploymentManifest, driveUntil, rolledOut } from './drive'
+import { deploymentManifest, driveUntil, readDeployment, rolledOut } from './drive'
 
 const api = useMachineApi()
 const ns = useFileNamespace(() => api().kc, 'md-rollout')
@@ -89,5 +96,34 @@ describe('MachineDeployment RollingUpdate', () => {
     } finally {
       await watch.stop()
     }
+  })
+  it('a pass held between its reads does not roll back a rollout that finished meanwhile', async () => {
+    const held = 'held'
+    const key = { kind: 'MachineDeployment', namespace: ns(), name: held }
+    await kube.create(
+      machineApiTypes.machineDeployment,
+      deploymentManifest(ns(), held, { replicas: 2 }),
+    )
+    await driveUntil(deps, ns(), held, (md) => rolledOut(md))
+    // A slow replica: its first apiserver read answers, then it stalls until released.
+    const slow = holdAfterFirstCall(kube)
+    const stalePass = reconcileMachineDeployment(testDeps(slow.kube), key)
+    await slow.firstAnswered
+    // Meanwhile the template changes and the rollout completes on the other replicas.
+    await kube.mergePatch(
+      machineApiTypes.machineDeployment,
+      { namespace: ns(), name: held },
+      { spec: { template: { spec: { classRef: { name: 'after' } } } } },
+    )
+    const finished = (md: MachineDeploymentObject, sets: MachineSetObject[]) =>
+      rolledOut(md) && sets.every((s) => (s.status?.replicas ?? 0) === (s.spec.replicas ?? 0))
+    await driveUntil(deps, ns(), held, finished)
+    slow.release()
+    await stalePass.catch((error) => {
+      if (!hasKubeReason(error, 'Conflict', 'AlreadyExists')) throw error
+    })
+    const { sets } = await readDeployment(deps, ns(), held)
+    const replicasByClass = Object.fromEntries(sets.map((s) => [classOf(s), s.spec.replicas]))
+    expect(replicasByClass).toEqual({ x: 0, after: 2 })
   })
 })

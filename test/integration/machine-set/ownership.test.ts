@@ -6,16 +6,22 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { machineApiTypes } from '../../../src/api/resource-types'
+import { hasKubeReason } from '../../../src/kube/errors'
 import type { KubeClient } from '../../../src/kube/kube-client'
-import { listMachines, machineSetController } from '../../../src/reconcile/machine-set/reconcile'
+import {
+  listMachines,
+  machineSetController,
+  reconcileMachineSet,
+} from '../../../src/reconcile/machine-set/reconcile'
 import type { MachineSetObject } from '../../../src/reconcile/machine-set/types'
 import type { ReconcileDeps } from '../../../src/reconcile/runtime/controller'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
+import { holdAfterFirstCall } from '../../harness/held-kube'
 import { kubectl } from '../../harness/kube'
 import { kubectlApply, useFileNamespace, useMachineApi } from '../../harness/machine-api'
 import { countingKube, machineSetManifest, machineSpec, ownedBy, testDeps } from './fixture'
 import { watchMachines } from './machine-watch'
-import { settleMachineSet } from './settle'
+import { scaleTo, settleMachineSet } from './settle'
 
 const api = useMachineApi()
 const ns = useFileNamespace(() => api().kc, 'ms-owner')
@@ -107,6 +113,28 @@ describe('MachineSet ownership', () => {
     expect(now.map((m) => m.metadata.name)).not.toContain('stray')
     expect(now.map((m) => m.metadata.labels?.team)).toEqual(['blue', 'blue'])
     expect((await getSet(name))?.status?.fullyLabeledReplicas).toBe(2)
+  })
+
+  it('a pass held between its reads creates nothing for a scale-down that finished meanwhile', async () => {
+    const name = 'held-pass'
+    await kube.create(machineApiTypes.machineSet, machineSetManifest(ns(), name, { replicas: 2 }))
+    const set = await settleMachineSet(deps, ns(), name)
+    // A slow replica: its first apiserver read answers, then it stalls until released.
+    const held = holdAfterFirstCall(kube)
+    const slow = reconcileMachineSet(testDeps(held.kube), {
+      kind: 'MachineSet',
+      namespace: ns(),
+      name,
+    })
+    await held.firstAnswered
+    // Meanwhile another replica scales the set to 0 and its Machines go.
+    await scaleTo(deps, ns(), name, 0)
+    await settleMachineSet(deps, ns(), name)
+    held.release()
+    await slow.catch((error) => {
+      if (!hasKubeReason(error, 'Conflict')) throw error
+    })
+    expect(ownedBy(await listMachines(kube, ns()), set.metadata.uid)).toEqual([])
   })
 
   it('kubectl scale works and the scale subresource reports the selector', async () => {
