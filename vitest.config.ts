@@ -10,6 +10,9 @@ export default defineConfig({
           environment: 'node',
           // Unit tests share two cores with the integration project's control plane.
           testTimeout: 30_000,
+          // Pure functions, no module state: one module graph for every file. Re-importing the
+          // SDKs and zod for each of 165 files made the project take 104 s instead of 45 s.
+          isolate: false,
         },
       },
       {

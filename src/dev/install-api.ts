@@ -8,20 +8,13 @@ import { KIND_DEFINITIONS } from '../api/kinds'
 import { generateCrd } from '../crd/generate'
 import { errorMessage } from '../errors'
 import type { KubeClient } from '../kube/kube-client'
-import type { KubeObject, ResourceType } from '../kube/resource'
+import { coreTypes, type KubeObject, type ResourceType } from '../kube/resource'
 import {
   providerStatusWriteMatchConditions,
   specWriteMatchConditions,
 } from '../webhooks/match-conditions'
 
 const fieldManager = 'machine-api-dev'
-const crdType: ResourceType = {
-  group: 'apiextensions.k8s.io',
-  version: 'v1',
-  kind: 'CustomResourceDefinition',
-  plural: 'customresourcedefinitions',
-  namespaced: false,
-}
 const admissionType = (kind: string, plural: string): ResourceType => ({
   group: 'admissionregistration.k8s.io',
   version: 'v1',
@@ -141,13 +134,13 @@ export async function installMachineApi(
   webhook: { url: string; caBundle: string; name: string },
 ): Promise<void> {
   for (const crd of crdsFor(webhook.url, webhook.caBundle)) {
-    await kube.apply(crdType, crd, { fieldManager, force: true })
+    await kube.apply(coreTypes.customResourceDefinition, crd, { fieldManager, force: true })
   }
   for (const definition of KIND_DEFINITIONS) {
     await until(`CRD ${definition.plural} established`, async () => {
       const crd = await kube.get<
         KubeObject & { status?: { conditions?: Array<{ type: string; status: string }> } }
-      >(crdType, { name: `${definition.plural}.${API_GROUP}` })
+      >(coreTypes.customResourceDefinition, { name: `${definition.plural}.${API_GROUP}` })
       return (
         crd?.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True') ??
         false

@@ -112,4 +112,11 @@ export const coreTypes = {
     plural: 'namespaces',
     namespaced: false,
   },
+  customResourceDefinition: {
+    group: 'apiextensions.k8s.io',
+    version: 'v1',
+    kind: 'CustomResourceDefinition',
+    plural: 'customresourcedefinitions',
+    namespaced: false,
+  },
 } as const satisfies Record<string, ResourceType>

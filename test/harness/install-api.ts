@@ -2,20 +2,14 @@
  * @module Installs the machine-api CRDs and admission webhooks into the test control plane, wired
  * to a webhook server by URL + caBundle. Reused by every integration test that needs the API.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import {
-  ApiextensionsV1Api,
-  type KubeConfig,
-  type KubernetesObject,
-  KubernetesObjectApi,
-  PatchStrategy,
-} from '@kubernetes/client-node'
+import { type KubeConfig, KubernetesObjectApi } from '@kubernetes/client-node'
 import { API_GROUP, HUB_VERSION } from '../../src/api/group'
 import { KIND_DEFINITIONS } from '../../src/api/kinds'
-import { admissionWebhook, crdsFor, statusWebhook } from '../../src/dev/install-api'
-import { ignoreNotFound, type Kubectl, kubectl as testKubectl, uniqueName, waitFor } from './kube'
+import { installMachineApi, webhookConfigurations } from '../../src/dev/install-api'
+import { createKubeClient } from '../../src/kube/dynamic-client'
+import { createHttpTransport } from '../../src/kube/http-transport'
+import type { KubeClient } from '../../src/kube/kube-client'
+import { uniqueName, waitFor } from './kube'
 
 /** The API installed for a test run; `uninstall` removes the (cluster-scoped) webhook configurations. */
 export interface InstalledApi {
@@ -23,93 +17,54 @@ export interface InstalledApi {
   uninstall(): Promise<void>
 }
 
-const FIELD_MANAGER = 'machine-api-test'
-
 /**
  * Applies the CRDs (server-side apply, so re-installing points them at the new server) and
- * uniquely named webhook configurations; resolves once the apiserver calls the webhook.
+ * uniquely named webhook configurations, as `machine-api dev` does; resolves once the apiserver
+ * serves both versions and calls the webhook. Over HTTP, not kubectl: ten kubectl processes per
+ * install were a second of every integration file.
  */
 export async function installApi(
   kc: KubeConfig,
   webhook: { url: string; caBundle: string },
-  /** kubectl for the target control plane (default: the test run's shared one). */
-  kubectl: Kubectl = testKubectl,
 ): Promise<InstalledApi> {
-  const objects = KubernetesObjectApi.makeApiClient(kc)
-  const apply = (object: KubernetesObject) =>
-    objects.patch(object, undefined, undefined, FIELD_MANAGER, true, PatchStrategy.ServerSideApply)
-  await applyWithKubectl(kubectl, crdsFor(webhook.url, webhook.caBundle))
-  await waitForEstablished(kc, kubectl)
-
+  const kube = createKubeClient(createHttpTransport(kc, () => {}))
   const name = uniqueName('machine-api-test')
-  const configurations: KubernetesObject[] = [
-    {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'MutatingWebhookConfiguration',
-      metadata: { name },
-      webhooks: [
-        admissionWebhook('mutate.machine-api.dev', `${webhook.url}/mutate`, webhook.caBundle),
-      ],
-    } as KubernetesObject,
-    {
-      apiVersion: 'admissionregistration.k8s.io/v1',
-      kind: 'ValidatingWebhookConfiguration',
-      metadata: { name },
-      webhooks: [
-        admissionWebhook('validate.machine-api.dev', `${webhook.url}/validate`, webhook.caBundle),
-        statusWebhook(`${webhook.url}/validate`, webhook.caBundle),
-      ],
-    } as KubernetesObject,
-  ]
-  for (const configuration of configurations) await apply(configuration)
-  await waitForWebhooks(objects)
+  try {
+    await installMachineApi(kube, { ...webhook, name })
+    await waitForServed(kube)
+    await waitForWebhooks(KubernetesObjectApi.makeApiClient(kc))
+  } finally {
+    kube.close()
+  }
   return {
     webhookConfigurationName: name,
     uninstall: async () => {
-      for (const configuration of configurations)
-        await objects.delete(configuration).catch(ignoreNotFound)
+      const client = createKubeClient(createHttpTransport(kc, () => {}))
+      try {
+        for (const [type] of webhookConfigurations(name, webhook.url, webhook.caBundle)) {
+          await client.delete(type, { name })
+        }
+      } finally {
+        client.close()
+      }
     },
   }
 }
 
-// kubectl, not the typed client: its serializer drops `x-kubernetes-*` keys it has no model name for.
-async function applyWithKubectl(kubectl: Kubectl, manifests: readonly object[]): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'machine-api-crds-'))
-  try {
-    const file = join(dir, 'crds.json')
-    writeFileSync(file, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: manifests }))
-    await kubectl([
-      'apply',
-      '--server-side',
-      '--force-conflicts',
-      `--field-manager=${FIELD_MANAGER}`,
-      '-f',
-      file,
-    ])
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
-
-async function waitForEstablished(kc: KubeConfig, kubectl: Kubectl): Promise<void> {
-  const api = kc.makeApiClient(ApiextensionsV1Api)
+// Established is not yet "served": right after a (re)create the apiserver answers 503 "storage
+// is (re)initializing" for a moment. Wait until a list goes through at both versions.
+async function waitForServed(kube: KubeClient): Promise<void> {
   for (const definition of KIND_DEFINITIONS) {
-    await waitFor(`CRD ${definition.plural} established`, async () => {
-      const crd = await api.readCustomResourceDefinition({
-        name: `${definition.plural}.${API_GROUP}`,
-      })
-      return crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')
-    })
-    // Established is not yet "served": right after a (re)create the apiserver answers 503
-    // "storage is (re)initializing" for a moment. Wait until a list goes through at both versions.
     for (const version of ['v1beta1', 'v1alpha1']) {
+      const type = {
+        group: API_GROUP,
+        version,
+        kind: definition.kind,
+        plural: definition.plural,
+        namespaced: true,
+      }
       await waitFor(`${definition.plural} served at ${version}`, async () => {
-        await kubectl([
-          'get',
-          `${definition.plural}.${version}.${API_GROUP}`,
-          '-A',
-          '--chunk-size=1',
-        ])
+        await kube.list(type, { limit: 1 })
         return true
       })
     }

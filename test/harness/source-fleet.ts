@@ -12,14 +12,6 @@ import { coreTypes, type KubeObject, type ResourceType } from '../../src/kube/re
 import { waitFor } from './kube'
 import { kwokNodeAnnotation } from './nodes'
 
-const crdType: ResourceType = {
-  group: 'apiextensions.k8s.io',
-  version: 'v1',
-  kind: 'CustomResourceDefinition',
-  plural: 'customresourcedefinitions',
-  namespaced: false,
-}
-
 /** Installs the source CRDs (idempotent) and waits until each is served. */
 export async function installSourceCrds(kube: KubeClient): Promise<void> {
   const open = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }
@@ -45,7 +37,7 @@ export async function installSourceCrds(kube: KubeClient): Promise<void> {
         ],
       },
     }
-    await kube.create(crdType, crd).catch((error: unknown) => {
+    await kube.create(coreTypes.customResourceDefinition, crd).catch((error: unknown) => {
       if (!hasKubeReason(error, 'AlreadyExists')) throw error
     })
   }
@@ -67,7 +59,7 @@ export async function installSourceCrds(kube: KubeClient): Promise<void> {
  */
 export async function uninstallSourceCrds(kube: KubeClient): Promise<void> {
   for (const type of Object.values(sourceTypes)) {
-    await kube.delete(crdType, { name: `${type.plural}.${type.group}` })
+    await kube.delete(coreTypes.customResourceDefinition, { name: `${type.plural}.${type.group}` })
   }
 }
 

@@ -26,7 +26,7 @@ export async function installFleetApi(controlPlane: ControlPlane): Promise<Fleet
     providerSchemas: builtInProviderSpecSchemas,
   })
   try {
-    const api = await installApi(kc, webhook, kubectl)
+    const api = await installApi(kc, webhook)
     return {
       kc,
       kubectl,

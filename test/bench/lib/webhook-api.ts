@@ -52,7 +52,7 @@ export async function installBenchApi(
       certs,
       kubeconfigPath: controlPlane.kubeconfigPath,
     })
-    installed = await installApi(kc, { url: child.url, caBundle: certs.caBundle }, kubectl)
+    installed = await installApi(kc, { url: child.url, caBundle: certs.caBundle })
   } catch (error) {
     await child?.stop()
     certs.remove()

@@ -49,7 +49,7 @@ export async function startChaosEnvironment(options: {
       kubeConfig: kc,
       providerSchemas: options.providerSchemas ?? builtInProviderSpecSchemas,
     })
-    const api = await installApi(kc, webhook, kubectl)
+    const api = await installApi(kc, webhook)
     const started = webhook
     return {
       kubeconfigPath: target.kubeconfigPath,

@@ -131,7 +131,7 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
   let api: InstalledApi | undefined
   try {
     webhook = await startWebhookChild({ kubeconfigPath: target.kubeconfigPath })
-    api = await installApi(kc, webhook, kubectl)
+    api = await installApi(kc, webhook)
     for (const name of [namespace, `${namespace}-loops`]) {
       await transport.request({
         method: 'POST',

@@ -114,7 +114,7 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
       // At 100 Machines, admission served from this busy process timed out (5 s) for minutes on
       // two loaded cores; the bundled webhook in its own process is what production runs anyway.
       webhook = await startWebhookChild({ kubeconfigPath: env.kubeconfigPath })
-      childApi = await installApi(env.kc, webhook, env.kubectl)
+      childApi = await installApi(env.kc, webhook)
       await env.api.uninstall()
     }
     world = await startAwsWorld({

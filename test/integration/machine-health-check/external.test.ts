@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { hasKubeReason } from '../../../src/kube/errors'
-import type { KubeObject, ResourceType } from '../../../src/kube/resource'
+import { coreTypes, type KubeObject, type ResourceType } from '../../../src/kube/resource'
 import { testNamespace, uniqueName, waitFor } from '../../harness/kube'
 import { useKubeClient, useMachineApi } from '../../harness/machine-api'
 import {
@@ -25,13 +25,6 @@ const api = useMachineApi()
 const kube = useKubeClient(api)
 
 const group = 'remediation-test.machine-api.dev'
-const crdType: ResourceType = {
-  group: 'apiextensions.k8s.io',
-  version: 'v1',
-  kind: 'CustomResourceDefinition',
-  plural: 'customresourcedefinitions',
-  namespaced: false,
-}
 const requestType: ResourceType = {
   group,
   version: 'v1',
@@ -74,7 +67,7 @@ function crd(type: ResourceType): KubeObject {
 beforeAll(async () => {
   for (const type of [requestType, templateType]) {
     await kube()
-      .create(crdType, crd(type))
+      .create(coreTypes.customResourceDefinition, crd(type))
       .catch((error: unknown) => {
         if (!hasKubeReason(error, 'AlreadyExists')) throw error
       })
