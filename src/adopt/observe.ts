@@ -54,19 +54,46 @@ export function nodeFactsOf(node: KubeObject): NodeFacts {
   }
 }
 
+/** Above this many names a look lists the namespace (or the cluster) instead of one GET each. */
+const getsBeforeList = 20
+
+/**
+ * The objects of `type` named, by name (missing ones left out): one GET each for a few, a list of
+ * `namespace` for many (at 1,000 Machines a pass was otherwise 1,000 Machine and 1,000 Node GETs).
+ */
+export async function readNamed<T extends KubeObject>(
+  kube: KubeClient,
+  type: ResourceType,
+  namespace: string | undefined,
+  names: readonly string[],
+): Promise<Map<string, T>> {
+  const wanted = new Set(names.filter(Boolean))
+  const found = new Map<string, T>()
+  if (wanted.size > getsBeforeList) {
+    for await (const page of listPages(kube, type, type.namespaced ? { namespace } : {})) {
+      for (const item of page.items as T[]) {
+        const name = item.metadata?.name ?? ''
+        if (wanted.has(name)) found.set(name, item)
+      }
+    }
+    return found
+  }
+  await Promise.all(
+    [...wanted].map(async (name) => {
+      const obj = await kube.get<T>(type, { namespace, name })
+      if (obj) found.set(name, obj)
+    }),
+  )
+  return found
+}
+
 /** The Nodes named, by name (missing ones left out). */
 export async function readNodes(
   kube: KubeClient,
   names: readonly string[],
 ): Promise<Map<string, NodeFacts>> {
-  const nodes = new Map<string, NodeFacts>()
-  await Promise.all(
-    [...new Set(names)].filter(Boolean).map(async (name) => {
-      const node = await kube.get<KubeObject>(coreTypes.node, { name })
-      if (node) nodes.set(name, nodeFactsOf(node))
-    }),
-  )
-  return nodes
+  const nodes = await readNamed<KubeObject>(kube, coreTypes.node, undefined, names)
+  return new Map([...nodes].map(([name, node]) => [name, nodeFactsOf(node)]))
 }
 
 /** The instances the providerIDs name, by id. */
@@ -81,8 +108,7 @@ export async function readInstances(
   return ids.length > 0 ? await describeByIds(deps.ec2, ids, deps.signal) : new Map()
 }
 
-async function sourceState(kube: KubeClient, ref: SourceRef): Promise<SourceState> {
-  const obj = await kube.get<KubeObject>(ref.type, ref)
+function sourceState(ref: SourceRef, obj: KubeObject | undefined): SourceState {
   if (!obj) return { present: false, paused: false, finalizers: [] }
   return {
     present: true,
@@ -91,16 +117,33 @@ async function sourceState(kube: KubeClient, ref: SourceRef): Promise<SourceStat
   }
 }
 
+/** The state of every source `refs` names, read per type and namespace (see readNamed). */
+async function readSources(
+  kube: KubeClient,
+  refs: readonly SourceRef[],
+): Promise<Map<string, SourceState>> {
+  const groups = new Map<string, SourceRef[]>()
+  for (const ref of refs) {
+    const key = `${ref.type.plural}.${ref.type.group}/${ref.type.version}/${ref.namespace}`
+    groups.set(key, [...(groups.get(key) ?? []), ref])
+  }
+  const sources = new Map<string, SourceState>()
+  await Promise.all(
+    [...groups.values()].map(async (group) => {
+      const first = group[0] as SourceRef
+      const names = group.map((r) => r.name)
+      const found = await readNamed<KubeObject>(kube, first.type, first.namespace, names)
+      for (const ref of group) sources.set(sourceKey(ref), sourceState(ref, found.get(ref.name)))
+    }),
+  )
+  return sources
+}
+
 /** What plan.ts needs for `unit`, read now. */
 export async function readTargetState(deps: ObserveDeps, unit: AdoptionUnit): Promise<TargetState> {
   const ns = unit.namespace
   const refs = [...unit.pause, ...unit.releaseAfter, ...unit.machines.flatMap((m) => m.release)]
-  const sources = new Map<string, SourceState>()
-  await Promise.all(
-    refs.map(async (ref) => {
-      sources.set(sourceKey(ref), await sourceState(deps.kube, ref))
-    }),
-  )
+  const sources = await readSources(deps.kube, refs)
   const named = (obj: Record<string, unknown> | undefined) =>
     ((obj?.metadata ?? {}) as { name?: string }).name ?? ''
   const get = <T extends KubeObject>(
@@ -117,15 +160,11 @@ export async function readTargetState(deps: ObserveDeps, unit: AdoptionUnit): Pr
         ? deploymentSet(deps.kube, ns, named(unit.deployment))
         : Promise.resolve(undefined),
   ])
-  const machines = new Map<string, MachineObject>()
-  await Promise.all(
-    unit.machines.map(async (m) => {
-      const machine = await deps.kube.get<MachineObject>(machineApiTypes.machine, {
-        namespace: ns,
-        name: m.name,
-      })
-      if (machine) machines.set(m.name, machine)
-    }),
+  const machines = await readNamed<MachineObject & KubeObject>(
+    deps.kube,
+    machineApiTypes.machine,
+    ns,
+    unit.machines.map((m) => m.name),
   )
   const described = await describeByIds(
     deps.ec2,

@@ -17,6 +17,7 @@ import type { MachineClass } from '../../api/v1beta1/machine-class'
 import type { KubeClient } from '../../kube/kube-client'
 import type { KubeObject } from '../../kube/resource'
 import { hostableZones, zonesFrom } from '../shared/hostable-zones'
+import { interruptionOf } from '../shared/interruption'
 import { templateClassName } from '../shared/node-group-class'
 import { isFailedMachine } from './replacement'
 import { isControlledBy, isDeleting, type MachineObject, type MachineSetObject } from './types'
@@ -89,10 +90,13 @@ export async function readTemplateClass(
   const spec = set.spec.template.spec
   const owned = machines.filter((m) => isControlledBy(m, set.metadata.uid) && !isDeleting(m))
   const failed = owned.some(isFailedMachine)
-  const missing = owned.filter((m) => !isFailedMachine(m)).length < (set.spec.replicas ?? 0)
+  // An interrupted Machine is leaving: its replacement needs a zone as a missing replica does.
+  const rebalance = set.spec.interruption?.rebalanceRecommendation ?? 'Record'
+  const serving = owned.filter((m) => !isFailedMachine(m) && !interruptionOf(m, rebalance, now))
+  const missing = serving.length < (set.spec.replicas ?? 0)
   const className = templateClassName(set as KubeObject)
   if (!className) {
-    const zones = missing ? zonesFrom(undefined, spec.providerSpec?.value) : undefined
+    const zones = zonesFrom(undefined, spec.providerSpec?.value)
     return { facts: zones ? { zones } : {}, looked: false }
   }
   const recorded = set.status?.templateClass
@@ -105,8 +109,10 @@ export async function readTemplateClass(
     recorded,
   })
   if (source === 'none') return { facts: {}, looked: false }
+  // The zones go with every record, not only while replicas are missing: an expired Machine's
+  // replacement surges above replicas and is balanced like any other create.
   if (source === 'record') {
-    const zones = missing ? recorded?.zones : undefined
+    const zones = recorded?.zones
     return { facts: zones ? { zones } : {}, looked: false }
   }
   const ref = { namespace: set.metadata.namespace ?? '', name: className }
@@ -119,7 +125,7 @@ export async function readTemplateClass(
   return {
     facts: {
       ...(failed && generation !== undefined ? { classGeneration: generation } : {}),
-      ...(missing && record.zones ? { zones: record.zones } : {}),
+      ...(record.zones ? { zones: record.zones } : {}),
     },
     machineClass: found,
     record,

@@ -185,6 +185,8 @@ describe('an EC2 spot interruption of a MachineDeployment Machine (moto EC2 and 
     expect(added.map((m) => m.metadata.name)).toHaveLength(1)
     const replacement = added[0]?.metadata.name
     expect(final.map((m) => m.metadata.name)).toContain(replacement)
+    // Placed by the set's zone balancing like any create (the class's one subnet is in zone a).
+    expect(added[0]?.spec?.failureDomain).toBe(`${region}a`)
     // Created before the victim's deletion began, which comes before its instance's termination.
     const deletedAt = machineEvents.findIndex(
       (e) => e.object.metadata.name === victimName && e.object.metadata.deletionTimestamp,
