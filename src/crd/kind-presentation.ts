@@ -76,7 +76,18 @@ export const PRINTER_COLUMNS: Record<Kind, PrinterColumn[]> = {
     },
     age,
   ],
-  MachineSet: [...replicaColumns, age],
+  MachineSet: [
+    ...replicaColumns,
+    age,
+    {
+      name: 'Zones',
+      type: 'string',
+      jsonPath: '.status.zoneSpread',
+      description:
+        'Machines per zone (-o wide); empty in v1alpha1, which keeps it in the conversion annotation.',
+      priority: 1,
+    },
+  ],
   MachineDeployment: [
     ...replicaColumns.slice(0, 3),
     {

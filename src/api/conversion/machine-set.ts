@@ -121,6 +121,7 @@ export const machineSetConverter: ConverterOf<Types> = {
       conditions: status.conditions,
       replacement: status.replacement,
       templateClass: status.templateClass,
+      zoneSpread: status.zoneSpread,
     },
   }),
   statusUp: (status, data) =>
@@ -132,5 +133,6 @@ export const machineSetConverter: ConverterOf<Types> = {
       conditions: data.conditions as Types['hubStatus']['conditions'],
       replacement: data.replacement as Types['hubStatus']['replacement'],
       templateClass: data.templateClass as Types['hubStatus']['templateClass'],
+      zoneSpread: data.zoneSpread as Types['hubStatus']['zoneSpread'],
     }),
 }

@@ -127,6 +127,13 @@ export const machineSetStatusSchema = lazySchema(() =>
     failureMessage: z.string().max(10240).optional().describe('A terminal problem, for humans.'),
     replacement: replacementBackoffSchema().optional(),
     templateClass: templateClassRecordSchema().optional(),
+    zoneSpread: z
+      .string()
+      .max(4096)
+      .optional()
+      .describe(
+        'Machines not being deleted per zone, e.g. eu-west-1a=2,eu-west-1b=2 (kubectl get -o wide shows it).',
+      ),
   }),
 )
 

@@ -99,6 +99,7 @@ export function computeMachineSetStatus(
       ...(input.templateClass ? { templateClass: input.templateClass } : {}),
       readyReplicas: ready.length,
       availableReplicas: available,
+      ...zoneSpreadOf(active),
       selector: selectorToString(set.spec.selector),
       ...(generation === undefined ? {} : { observedGeneration: generation }),
       conditions: setConditions(set.status?.conditions, conditions, {
@@ -161,4 +162,23 @@ export function replacementsHeldCondition(expiry: MachineSetStatusInput['expiry'
     'DisruptionBudget',
     `${plan.held} expired Machine${plan.held === 1 ? '' : 's'} (oldest first: ${which}) wait: ${budget} allows ${allowance.allowed} in replacement at once and ${plan.inFlight} ${plan.inFlight === 1 ? 'is' : 'are'} not available or being deleted${until}`,
   )
+}
+
+/**
+ * `status.zoneSpread`: the Machines not being deleted per zone (`eu-west-1a=2,eu-west-1b=1`, by
+ * zone name), shown by `kubectl get machineset -o wide` so skew reads without a script. Empty
+ * (not absent: status is merge-patched, and an absent key would keep the last spread) when no
+ * Machine has a zone.
+ */
+export function zoneSpreadOf(machines: readonly MachineObject[]): { zoneSpread: string } {
+  const counts = new Map<string, number>()
+  for (const m of machines) {
+    const zone = m.spec?.failureDomain
+    if (zone) counts.set(zone, (counts.get(zone) ?? 0) + 1)
+  }
+  const spread = [...counts]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([zone, n]) => `${zone}=${n}`)
+    .join(',')
+  return { zoneSpread: spread }
 }

@@ -10,7 +10,7 @@ import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes } from '../../../src/kube/resource'
 import { kwokProviderSpecSchema } from '../../../src/providers/kwok/spec'
 import type { MachineObject } from '../../../src/reconcile/machine-set/types'
-import { waitFor } from '../../harness/kube'
+import { kubectl, waitFor } from '../../harness/kube'
 import { useFileNamespace, useMachineApi } from '../../harness/machine-api'
 import { fullStackKube, startFullStack } from './fixture'
 import { isRunningMachine, kwokDeployment, machinesOf } from './objects'
@@ -71,6 +71,22 @@ describe('balanced zones with every controller and the kwok provider', () => {
     await scale(7)
     expect((await settledAt(7)).counts.sort()).toEqual([2, 2, 3])
     await scale(4)
-    expect((await settledAt(4)).counts.sort()).toEqual([1, 1, 2])
+    const four = await settledAt(4)
+    expect(four.counts.sort()).toEqual([1, 1, 2])
+    // The spread as an operator reads it, from the set's status.
+    const spread = zones
+      .map((z) => `${z}=${four.machines.filter((m) => m.spec?.failureDomain === z).length}`)
+      .join(',')
+    await waitFor('the set reports the spread', async () => {
+      const { stdout } = await kubectl([
+        'get',
+        'machinesets.machine-api.dev',
+        '-n',
+        ns(),
+        '-o',
+        'wide',
+      ])
+      return stdout.split('\n')[0]?.includes('ZONES') && stdout.includes(spread)
+    })
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { computeMachineSetStatus } from '../../../../src/reconcile/machine-set/status'
+import { computeMachineSetStatus, zoneSpreadOf } from '../../../../src/reconcile/machine-set/status'
 import type { MachineObject } from '../../../../src/reconcile/machine-set/types'
 import { machine, machineSet, t0 } from './builders'
 
@@ -103,5 +103,23 @@ describe('computeMachineSetStatus', () => {
     })
     const { status } = computeMachineSetStatus(set, { owned: [machine('a', { ready: true })] }, t0)
     expect(status.fullyLabeledReplicas).toBe(0)
+  })
+})
+
+describe('zoneSpreadOf', () => {
+  const inZone = (name: string, zone?: string): MachineObject => {
+    const m = machine(name)
+    return { ...m, spec: { ...m.spec, ...(zone ? { failureDomain: zone } : {}) } }
+  }
+  it.each<[string, MachineObject[], string]>([
+    [
+      'counts per zone, by zone name',
+      [inZone('a', 'z-b'), inZone('b', 'z-a'), inZone('c', 'z-b')],
+      'z-a=1,z-b=2',
+    ],
+    ['leaves Machines without a zone out', [inZone('a', 'z-a'), inZone('b')], 'z-a=1'],
+    ['is empty, not absent, when none has a zone', [inZone('a')], ''],
+  ])('%s', (_, machines, spread) => {
+    expect(zoneSpreadOf(machines)).toEqual({ zoneSpread: spread })
   })
 })
