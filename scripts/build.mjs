@@ -21,7 +21,7 @@ await build({
   outdir: 'dist',
   bundle: true,
   platform: 'node',
-  target: 'node20',
+  target: 'node24',
   format: 'esm',
   // Shared code goes to dist/chunks/, and what an entry point imports with import() stays out of
   // its start: each function loads only what serving its first request needs.

@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# npm run dev: installs what it needs, then runs the local demo in the foreground until Ctrl-C.
+# npm run dev: installs what the demo needs (scripts/ensure-deps.sh dev: npm packages, the control
+# plane and moto, on Node 24), then runs the local demo in the foreground until Ctrl-C.
+# --in-cluster needs everything the end-to-end tests need (the real node, cert-manager, the image).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-source scripts/ensure-deps.sh
 # --in-cluster: the shipped manifests on a real node (scripts/dev-in-cluster.ts) instead of host processes.
 for arg in "$@"; do
-  [[ "$arg" == --in-cluster ]] && exec node --import tsx scripts/dev-in-cluster.ts
+  if [[ "$arg" == --in-cluster ]]; then
+    source scripts/ensure-deps.sh
+    exec node --import tsx scripts/dev-in-cluster.ts
+  fi
 done
+source scripts/ensure-deps.sh dev
 exec node --import tsx scripts/dev.ts "$@"

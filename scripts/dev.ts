@@ -7,9 +7,9 @@
  * prints a live table of Machines until Ctrl-C.
  *
  * Prints `KUBECONFIG=<path>`, `KUBECTL=<path>`, (aws) `EC2_ENDPOINT=<url>` and
- * `EC2_NOTICES_QUEUE_URL=<url>`, and (when ensure-deps.sh built it) `CLUSTER_AUTOSCALER=<path>`
- * lines: scripts rely on them. The session file (src/dev/session.ts) tells
- * `machine-api dev interrupt` where the demo is.
+ * `EC2_NOTICES_QUEUE_URL=<url>`, and (when MACHINE_API_AUTOSCALER names a built one, as under
+ * `npm test`) `CLUSTER_AUTOSCALER=<path>` lines: scripts rely on them. The session file
+ * (src/dev/session.ts) tells `machine-api dev interrupt` where the demo is.
  */
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
@@ -142,6 +142,9 @@ const autoscalerRole = new URL('../infra/rbac/cluster-autoscaler.yaml', import.m
 await applyDemoObjects(deps.kube, [parse(readFileSync(autoscalerRole, 'utf8')) as KubeObject])
 if (process.env.MACHINE_API_AUTOSCALER) {
   console.log(`CLUSTER_AUTOSCALER=${process.env.MACHINE_API_AUTOSCALER}`)
+} else {
+  // The demo runs without it, so `npm run dev` does not build it (about 12 minutes cold).
+  console.log('cluster-autoscaler: not built; `npm run autoscaler:build` prints its path')
 }
 
 const env = {

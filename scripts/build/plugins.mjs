@@ -6,23 +6,6 @@ import { fileURLToPath } from 'node:url'
 const here = (file) => fileURLToPath(new URL(file, import.meta.url))
 
 /**
- * node-fetch 2.x requires whatwg-url (with tr46's Unicode tables, about 285 KiB) only for
- * `Url.URL || whatwgUrl.URL`, a fallback for Node versions without `url.URL`; Node 20 always has
- * it, so node-fetch gets a module exporting the native class and whatwg-url is never evaluated.
- * Other importers of whatwg-url (none today) still get the real package.
- */
-export const nodeFetchNativeUrl = {
-  name: 'node-fetch-native-url',
-  setup(build) {
-    build.onResolve({ filter: /^whatwg-url$/ }, (args) =>
-      /[\\/]node_modules[\\/]node-fetch[\\/]/.test(args.importer)
-        ? { path: here('./native-url.cjs') }
-        : undefined,
-    )
-  },
-}
-
-/**
  * client-node's dist/config.js (KubeConfig) imports `createConfiguration` and `ServerConfiguration`
  * from dist/gen/index.js, which also re-exports every generated model and API class (about 440
  * KiB, evaluated at start because the package does not declare itself side-effect free). Config
@@ -85,9 +68,4 @@ export const builtinsByRequire = {
   },
 }
 
-export const plugins = [
-  nodeFetchNativeUrl,
-  clientNodeConfigImports,
-  promClientParts,
-  builtinsByRequire,
-]
+export const plugins = [clientNodeConfigImports, promClientParts, builtinsByRequire]

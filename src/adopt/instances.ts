@@ -4,6 +4,7 @@
  * for unmanaged fleets, and the facts about each that the translation and the checks use.
  */
 import type { EC2Client, Filter, Instance } from '@aws-sdk/client-ec2'
+import { valuesPerFilter } from '../providers/aws/instance-reads'
 import { describeInstances } from '../providers/aws/lookup'
 
 /** What adoption needs to know about one instance. */
@@ -47,8 +48,6 @@ export function factsOf(instance: Instance): InstanceFacts {
   }
 }
 
-const idsPerCall = 200
-
 /** The instances with `ids` that EC2 knows, by id (one DescribeInstances per 200 ids). */
 export async function describeByIds(
   ec2: EC2Client,
@@ -57,8 +56,8 @@ export async function describeByIds(
 ): Promise<Map<string, InstanceFacts>> {
   const unique = [...new Set(ids)]
   const found = new Map<string, InstanceFacts>()
-  for (let i = 0; i < unique.length; i += idsPerCall) {
-    const filter: Filter = { Name: 'instance-id', Values: unique.slice(i, i + idsPerCall) }
+  for (let i = 0; i < unique.length; i += valuesPerFilter) {
+    const filter: Filter = { Name: 'instance-id', Values: unique.slice(i, i + valuesPerFilter) }
     for (const instance of await describeInstances(ec2, { Filters: [filter] }, signal)) {
       const facts = factsOf(instance)
       found.set(facts.id, facts)

@@ -114,6 +114,13 @@ export const ANNOTATIONS = {
    * controller copied from the MachineClass, so it never changes one someone else wrote.
    */
   classCapacity: `${API_GROUP}/class-capacity`,
+  /**
+   * On a Machine: its place in the launch its set batched it into, `<group>/<index>/<size>`
+   * (src/api/launch-group.ts): the instances of one group come from one EC2 call.
+   */
+  launchGroup: `${API_GROUP}/launch-group`,
+  /** On a MachineSet: `"false"` launches each of its Machines on its own (no launch groups). */
+  launchGroups: `${API_GROUP}/launch-groups`,
 } as const
 
 /** Every label key machine-api owns. */
@@ -132,6 +139,8 @@ export const LABELS = {
   simulated: `${API_GROUP}/simulated`,
   /** On a Node: registered by the dev EC2 Node simulator, which deletes only what it marked. */
   simulatedBy: `${API_GROUP}/simulated-by`,
+  /** On a Machine: the launch group it belongs to, so a group's instance finds its Machine. */
+  launchGroup: `${API_GROUP}/launch-group`,
 } as const
 
 /** Every finalizer machine-api owns. A finalizer never shares its key with an annotation. */
@@ -155,4 +164,6 @@ export const INFRA_KEYS = {
   machineNamespace: `${API_GROUP}/machine-namespace`,
   /** Value: the deployment's owner id; the orphan sweep only considers its own. */
   owner: `${API_GROUP}/owner`,
+  /** On the instances of a launch group: the group id (the Machines' label of the same key). */
+  launchGroup: `${API_GROUP}/launch-group`,
 } as const

@@ -36,6 +36,18 @@ export interface InstanceNotice {
   detail?: string | undefined
 }
 
+/**
+ * The notices that list their spot offering as unavailable (a MachineClass's
+ * status.unavailableOfferings reason): EC2 is taking that capacity back, so launches try the
+ * offering last instead of skipping it, and a launch that succeeds there does not clear it.
+ */
+export const interruptionReasons: readonly string[] = ['SpotInterruption', 'RebalanceRecommended']
+
+/** True when an unavailable offering's `reason` is an interruption's, not a launch's miss. */
+export function isInterruptionReason(reason: string): boolean {
+  return interruptionReasons.includes(reason)
+}
+
 /** The annotation the notice is kept in. */
 export const instanceNoticeAnnotation = ANNOTATIONS.instanceNotice
 

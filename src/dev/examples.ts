@@ -36,6 +36,10 @@ export function demoObjects(options: { provider: 'aws' | 'kwok'; amiId?: string 
             // t3.micro first, t3.small where EC2 has no t3.micro; one default subnet per zone,
             // which the MachineClass lists in status.zones for the set to balance over.
             instanceTypes: ['t3.micro', 't3.small'],
+            // Spot first, as fleets run: `dev interrupt` then shows the interrupted offering in
+            // the class's status.unavailableOfferings and its replacement running on-demand.
+            capacityTypes: ['spot', 'on-demand'],
+            spot: {},
             subnets: [{ filters: [{ name: 'default-for-az', values: ['true'] }] }],
             tags: { environment: 'demo' },
           },

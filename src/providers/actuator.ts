@@ -30,6 +30,8 @@ export interface ActuatorMachine {
     uid: string
     labels?: Record<string, string> | undefined
     annotations?: Record<string, string> | undefined
+    /** Set once the Machine is being deleted: `exists` may then look for work a create left. */
+    deletionTimestamp?: string | undefined
   }
   spec: {
     /** Set once, after the first successful create; may be missing after a crash. */

@@ -9,6 +9,8 @@ export interface LooseMachine {
     uid?: string | undefined
     labels?: Record<string, string> | undefined
     annotations?: Record<string, string> | undefined
+    /** A string as the apiserver sends it (client-node's typed objects make it a Date). */
+    deletionTimestamp?: string | Date | undefined
   }
   spec?: { providerID?: string | undefined; failureDomain?: string | undefined } | undefined
   status?: { providerStatus?: unknown } | undefined
@@ -19,12 +21,26 @@ export interface LooseMachine {
  * (only objects read back from the apiserver may reach a provider).
  */
 export function toActuatorMachine(machine: LooseMachine): ActuatorMachine {
-  const { name, namespace, uid, labels, annotations } = machine.metadata ?? {}
+  const { name, namespace, uid, labels, annotations, deletionTimestamp } = machine.metadata ?? {}
   if (!name || !namespace || !uid) {
     throw new Error('a Machine needs metadata.name, namespace and uid before a provider sees it')
   }
   return {
-    metadata: { name, namespace, uid, labels, annotations },
+    metadata: {
+      name,
+      namespace,
+      uid,
+      labels,
+      annotations,
+      ...(deletionTimestamp
+        ? {
+            deletionTimestamp:
+              deletionTimestamp instanceof Date
+                ? deletionTimestamp.toISOString()
+                : deletionTimestamp,
+          }
+        : {}),
+    },
     spec: {
       providerID: machine.spec?.providerID,
       ...(machine.spec?.failureDomain ? { failureDomain: machine.spec.failureDomain } : {}),

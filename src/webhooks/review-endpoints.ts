@@ -1,9 +1,10 @@
 /**
  * @module /validate, /mutate and /convert as plain functions from a request body to a status and a
- * JSON text, with their metrics; the node listener (listener.ts) serves them.
+ * JSON text, with their metrics; the webhook's Hono app (app.ts, review-route.ts) serves them.
  */
 import type { Registry } from 'prom-client'
 import type { ProviderSpecSchemas } from '../api/shared/provider-spec'
+import type { MetricsText } from '../observability/health'
 import type { Logger } from '../observability/logger'
 import { boundsDenial } from './admission/bounds'
 import { BadReviewError } from './admission/hub-object'
@@ -78,11 +79,6 @@ const DEFAULT_CONVERSION_BYTES = 8 * 1024 * 1024
 
 /** The request is not a review we can handle: HTTP 400 with the message. */
 class BadRequest extends Error {}
-
-/** True for the paths the review endpoints serve. */
-export function isReviewPath(path: string | undefined): path is ReviewPath {
-  return path === '/validate' || path === '/mutate' || path === '/convert'
-}
 
 /** An `{ "error": message }` answer. */
 export function errorAnswer(status: number, message: string): Answer {
@@ -174,4 +170,15 @@ export function createReviewEndpoints(deps: WebhookDeps): ReviewEndpoints {
     metrics,
     now,
   }
+}
+
+/** What the webhook app (app.ts) loads on first use: the review endpoints and their registry. */
+export interface WebhookHandlers {
+  endpoints: ReviewEndpoints
+  registry: MetricsText
+}
+
+/** The endpoints of `deps` and the registry they count in (`deps.metrics`). */
+export function createWebhookHandlers(deps: WebhookDeps): WebhookHandlers {
+  return { endpoints: createReviewEndpoints(deps), registry: deps.metrics }
 }

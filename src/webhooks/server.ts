@@ -1,7 +1,12 @@
-/** @module Serves the webhook's listener over HTTPS with hot-reloaded TLS material. */
-import type { RequestListener } from 'node:http'
-import { createServer } from 'node:https'
+/**
+ * @module Serves the webhook's Hono app over HTTPS (@hono/node-server's adaptor server on
+ * node:https) with hot-reloaded TLS material.
+ */
+
+import { createServer, type Server } from 'node:https'
 import type { AddressInfo } from 'node:net'
+import { createAdaptorServer } from '@hono/node-server'
+import type { HttpApp } from '../http/app'
 import type { Logger } from '../observability/logger'
 import { readTlsMaterial, type TlsFiles, watchTlsFiles } from './tls'
 
@@ -24,13 +29,17 @@ export interface RunningWebhookServer {
   close(): Promise<void>
 }
 
-/** Starts serving `listener` (the webhook's is in listener.ts) over HTTPS; resolves once listening. */
+/** Starts serving `app` (the webhook's is in app.ts) over HTTPS; resolves once listening. */
 export async function startWebhookServer(
-  listener: RequestListener,
+  app: HttpApp,
   options: WebhookServerOptions,
 ): Promise<RunningWebhookServer> {
   const material = await readTlsMaterial(options)
-  const server = createServer({ ...material, minVersion: 'TLSv1.2' }, listener)
+  const server = createAdaptorServer({
+    fetch: app.fetch,
+    createServer,
+    serverOptions: { ...material, minVersion: 'TLSv1.2' },
+  }) as Server
   // The apiserver reuses its connections to webhooks; keeping idle sockets open for a minute saves
   // a TLS handshake on most admissions.
   server.keepAliveTimeout = 60_000

@@ -5,6 +5,7 @@ import { capacityBench } from './capacity'
 import { coldStartBench } from './cold-start'
 import { drainBench } from './drain'
 import { interruptionsBench } from './interruptions'
+import { launchesBench } from './launches'
 import type { Bench } from './lib/bench'
 import { listConversionBench } from './list-conversion'
 import { nodeLinkBench } from './node-link'
@@ -14,6 +15,7 @@ import { webhooksBench } from './webhooks'
 
 export const benches: Bench[] = [
   provisioningBench,
+  launchesBench,
   capacityBench,
   apiCostBench,
   nodeLinkBench,

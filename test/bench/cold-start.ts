@@ -3,10 +3,9 @@
  * long-running function (webhook over TLS, worker and reconcile over HTTP, against the bench
  * control plane with the API installed), and to exit for the one-shots (sweep, `cli --help`);
  * plus every bundle's size. Limits: a bare `node -e` HTTP server's start to first answer, and
- * `node -e 0`'s start to exit, measured in the same runs. The webhook and the worker are also
- * started on Node 24, the container images' runtime, against the bare servers on Node 24.
+ * `node -e 0`'s start to exit, measured in the same runs, all on the bench's Node 24 (the images'
+ * runtime too).
  */
-import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -166,22 +165,6 @@ function bareTimer(tls: boolean, node = process.execPath): Timer {
 }
 const bareExitTimer = oneShot(['-e', '0'])
 
-/** Node 24 (scripts/node24.sh), where that platform has it: the images run it. */
-function node24(): string | undefined {
-  const path = execFileSync('bash', [join(repoRoot, 'scripts', 'node24.sh')], { encoding: 'utf8' })
-  return path.trim() || undefined
-}
-
-/** The image's runtime: the webhook and the worker, each against its bare server, on Node 24. */
-function node24Timers(node: string): Array<[string, Timer]> {
-  return [
-    ['bare node -e http server (Node 24)', bareTimer(false, node)],
-    ['bare node -e https server (Node 24)', bareTimer(true, node)],
-    ['webhook.js to /readyz (Node 24)', webhookTimer(node)],
-    ['worker.js to /readyz (Node 24)', httpFunction('worker', node)],
-  ]
-}
-
 export const coldStartBench: Bench = {
   id: 'cold-start',
   title: 'bundled functions: start to /readyz (servers) or to exit (one-shots); bundle sizes',
@@ -192,14 +175,12 @@ export const coldStartBench: Bench = {
     const samples = new Map<string, Sample[]>()
     const cpuDir = mkdtempSync(join(tmpdir(), 'machine-api-bench-cpu-'))
     let n = 0
-    const runtime24 = node24()
     const all: Array<[string, Timer]> = [
       ['bare node -e http server', bareTimer(false)],
       ['bare node -e https server', bareTimer(true)],
       ['bare node -e 0', bareExitTimer],
       ...servers,
       ...oneShots,
-      ...(runtime24 ? node24Timers(runtime24) : []),
     ]
     try {
       // Interleaved, so a noisy moment on the shared machine hits every figure alike.
@@ -227,12 +208,6 @@ export const coldStartBench: Bench = {
         'bare node -e http server',
       ),
       ...figures(['webhook.js to /readyz'], 'bare node -e https server'),
-      ...(runtime24
-        ? [
-            ...figures(['webhook.js to /readyz (Node 24)'], 'bare node -e https server (Node 24)'),
-            ...figures(['worker.js to /readyz (Node 24)'], 'bare node -e http server (Node 24)'),
-          ]
-        : []),
       ...figures(
         oneShots.map(([name]) => name),
         'bare node -e 0',

@@ -1,7 +1,9 @@
 /**
  * Benchmark "webhooks": latency and throughput of /validate, /mutate and /convert of the bundled
  * webhook (`node dist/webhook.js`, a child process over TLS) with real review bodies, against the
- * same server stack answering a fixed JSON body (the limit), with the same load in the same run.
+ * a bare node:https server answering a fixed JSON body (the limit), with the same load in the same
+ * run; and the same fixed answers through the webhook's own Hono stack, so bare vs Hono is what
+ * the framework costs per request, handlers aside.
  */
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -50,9 +52,11 @@ export const webhooksBench: Bench = {
       const { endpoints, answers } = await buildEndpoints(webhook.url, certs.ca)
       const answersFile = join(certs.dir, 'fixed-answers.json')
       writeFileSync(answersFile, JSON.stringify(answers))
-      const constant = await startConstantServer(certs, answersFile)
+      const constant = await startConstantServer(certs, answersFile, 'bare')
       started.push(constant)
-      return await measureAll(env, endpoints, webhook, constant, certs.ca)
+      const honoConstant = await startConstantServer(certs, answersFile, 'hono')
+      started.push(honoConstant)
+      return await measureAll(env, endpoints, { webhook, constant, honoConstant }, certs.ca)
     } finally {
       for (const child of started) await child.stop()
       certs.remove()
@@ -60,13 +64,24 @@ export const webhooksBench: Bench = {
   },
 }
 
-async function startConstantServer(certs: Certificates, answersFile: string): Promise<HttpsChild> {
+async function startConstantServer(
+  certs: Certificates,
+  answersFile: string,
+  stack: 'bare' | 'hono',
+): Promise<HttpsChild> {
   const script = join(repoRoot, 'test', 'bench', 'lib', 'http-constant-server.ts')
   return await startHttpsChild(script, {
     certs,
     nodeArgs: ['--import', 'tsx'],
-    env: { FIXED_ANSWERS_FILE: answersFile },
+    env: { FIXED_ANSWERS_FILE: answersFile, FIXED_ANSWER_STACK: stack },
   })
+}
+
+/** The servers under load: the webhook and the two fixed-answer servers. */
+interface Servers {
+  webhook: HttpsChild
+  constant: HttpsChild
+  honoConstant: HttpsChild
 }
 
 /**
@@ -134,8 +149,7 @@ async function convertedObjects(
 async function measureAll(
   env: BenchEnv,
   endpoints: Endpoint[],
-  webhook: HttpsChild,
-  constant: HttpsChild,
+  { webhook, constant, honoConstant }: Servers,
   ca: Buffer,
 ): Promise<BenchReport> {
   const durationSeconds = env.options.quick ? 2 : 5
@@ -165,12 +179,15 @@ async function measureAll(
     // Warm both (JIT, TLS session, lazy imports) so the first run is not an outlier.
     await load(webhook, endpoint, 1)
     await load(constant, endpoint, 1)
+    await load(honoConstant, endpoint, 1)
     const real: MeasuredLoad[] = []
     const limit: MeasuredLoad[] = []
+    const hono: MeasuredLoad[] = []
     const sameSize: MeasuredLoad[] = []
     for (let run = 0; run < env.options.runs; run++) {
       real.push(await load(webhook, endpoint, durationSeconds))
       limit.push(await load(constant, endpoint, durationSeconds))
+      hono.push(await load(honoConstant, endpoint, durationSeconds))
       if (endpoint.sameSizePath !== undefined) {
         sameSize.push(await load(constant, endpoint, durationSeconds, endpoint.sameSizePath))
       }
@@ -179,7 +196,10 @@ async function measureAll(
         `${endpoint.name} run ${run + 1}: p50 ${last?.p50} ms, p99 ${last?.p99} ms, ${Math.round(last?.rps ?? 0)} req/s`,
       )
     }
-    measurements.push(...figures(endpoint.name, real, limit))
+    measurements.push(
+      ...figures(endpoint.name, real, limit),
+      honoFigure(endpoint.name, hono, limit),
+    )
     if (sameSize.length > 0) {
       measurements.push(
         measurement(
@@ -187,7 +207,7 @@ async function measureAll(
           'req/s',
           real.map((r) => r.rps),
           {
-            name: 'fixed answer, same stack, same bytes back',
+            name: 'fixed answer, bare node:https, same bytes back',
             samples: sameSize.map((r) => r.rps),
           },
           'the constant server answers with the bytes the webhook answers: what is left is the handler',
@@ -199,12 +219,28 @@ async function measureAll(
         ),
       )
     }
-    details[endpoint.name] = { webhook: real, constant: limit, constantSameSize: sameSize }
+    details[endpoint.name] = {
+      webhook: real,
+      constant: limit,
+      honoConstant: hono,
+      constantSameSize: sameSize,
+    }
   }
   return { id: 'webhooks', title: webhooksBench.title, measurements, details }
 }
 
-const fixed = 'fixed answer, same stack'
+const fixed = 'fixed answer, bare node:https'
+
+/** The fixed answers through Hono against the bare fixed answers: the framework's share. */
+function honoFigure(name: string, hono: MeasuredLoad[], limit: MeasuredLoad[]): Measurement {
+  return measurement(
+    `${name} throughput of the fixed answer through Hono`,
+    'req/s',
+    hono.map((r) => r.rps),
+    { name: fixed, samples: limit.map((r) => r.rps) },
+    'hono + @hono/node-server with the webhook server and body read, no handlers: 1 - ratio is what the framework costs',
+  )
+}
 
 /** One load run and the server's CPU milliseconds per request during it. */
 type MeasuredLoad = LoadResult & { cpuMsPerRequest: number }

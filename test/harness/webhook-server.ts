@@ -11,8 +11,9 @@ import { z } from 'zod'
 import type { ProviderSpecSchemas } from '../../src/api/shared/provider-spec'
 import { type Logger, silentLogger } from '../../src/observability/logger'
 import { createMetricsRegistry } from '../../src/observability/metrics'
-import { createWebhookListener } from '../../src/webhooks/listener'
+import { createWebhookApp } from '../../src/webhooks/app'
 import { machineClassLookup } from '../../src/webhooks/machine-class-lookup'
+import { createWebhookHandlers } from '../../src/webhooks/review-endpoints'
 import { type RunningWebhookServer, startWebhookServer } from '../../src/webhooks/server'
 
 /** A webhook server the apiserver can reach. */
@@ -90,13 +91,14 @@ export async function startTestWebhookServer(
   const certDir = mkdtempSync(join(tmpdir(), 'machine-api-webhook-'))
   generateCertificates(certDir)
   const logger = options.logger ?? silentLogger()
-  const listener = createWebhookListener({
+  const handlers = createWebhookHandlers({
     logger,
     metrics: createMetricsRegistry({ defaultMetrics: false }),
     providerSchemas: options.providerSchemas ?? testProviderSchemas,
     ...(options.kubeConfig ? { machineClassExists: machineClassLookup(options.kubeConfig) } : {}),
   })
-  const server = await startWebhookServer(listener, {
+  const { app } = createWebhookApp(async () => handlers, logger)
+  const server = await startWebhookServer(app, {
     host: '127.0.0.1',
     port: 0,
     certFile: join(certDir, 'tls.crt'),

@@ -121,6 +121,8 @@ export const machineSetConverter: ConverterOf<Types> = {
       conditions: status.conditions,
       replacement: status.replacement,
       templateClass: status.templateClass,
+      nextMachineIndex: status.nextMachineIndex,
+      nameClaims: status.nameClaims,
       zoneSpread: status.zoneSpread,
     },
   }),
@@ -133,6 +135,8 @@ export const machineSetConverter: ConverterOf<Types> = {
       conditions: data.conditions as Types['hubStatus']['conditions'],
       replacement: data.replacement as Types['hubStatus']['replacement'],
       templateClass: data.templateClass as Types['hubStatus']['templateClass'],
+      nextMachineIndex: data.nextMachineIndex as Types['hubStatus']['nextMachineIndex'],
+      nameClaims: data.nameClaims as Types['hubStatus']['nameClaims'],
       zoneSpread: data.zoneSpread as Types['hubStatus']['zoneSpread'],
     }),
 }

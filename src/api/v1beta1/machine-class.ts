@@ -25,7 +25,9 @@ export const machineClassSpecSchema = lazySchema(() =>
       unavailableOfferingTTL: durationSchema(
         'How long an offering (instance type, zone, capacity type) a launch found without ' +
           'capacity is listed in status.unavailableOfferings and skipped by the Machines of this ' +
-          'class. Default 3m.',
+          'class, and how long past its deadline a spot offering EC2 interrupted (or sent a ' +
+          'rebalance recommendation for that a MachineSet acted on) is listed and tried last. ' +
+          'Default 3m.',
       ).optional(),
     })
     .describe('The provider and how to provision its machines.'),
@@ -51,10 +53,13 @@ export const unavailableOfferingSchema = lazySchema(() =>
       reason: z
         .string()
         .max(128)
-        .describe("The cloud's answer, e.g. InsufficientInstanceCapacity."),
+        .describe(
+          "The cloud's answer, e.g. InsufficientInstanceCapacity, or the notice of an " +
+            'interrupted Machine: SpotInterruption, RebalanceRecommended.',
+        ),
       expiresAt: z.iso.datetime({ offset: true }).describe('When Machines may try it again.'),
     })
-    .describe('An offering found without capacity.'),
+    .describe('An offering found without capacity, or where EC2 is taking spot capacity back.'),
 )
 
 /** The observed state of a MachineClass. */
@@ -143,7 +148,10 @@ export const machineClassStatusSchema = lazySchema(() =>
       .describe(
         'Offerings a launch of a Machine of this class found without capacity, each skipped by ' +
           "every Machine of the class until it expires or a launch there succeeds: the class's " +
-          'shared memory, read by every worker (spec.unavailableOfferingTTL).',
+          'shared memory, read by every worker (spec.unavailableOfferingTTL). Also the spot ' +
+          'offerings of interrupted Machines (reason SpotInterruption or RebalanceRecommended), ' +
+          'listed by their MachineSet before it replaces them until their deadline plus the TTL: ' +
+          'tried only after every other offering, and never cleared by a launch.',
       ),
   }),
 )

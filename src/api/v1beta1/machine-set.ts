@@ -118,6 +118,33 @@ export const templateClassRecordSchema = lazySchema(() =>
     ),
 )
 
+/** Names a pass of the set handed out at once, by index: from <= index < to. */
+export const nameClaimSchema = lazySchema(() =>
+  z
+    .object({
+      from: z
+        .number()
+        .int()
+        .min(0)
+        .max(2 ** 31 - 1)
+        .describe('The first index handed out.'),
+      to: z
+        .number()
+        .int()
+        .min(0)
+        .max(2 ** 31 - 1)
+        .describe('One past the last index handed out.'),
+      at: timestampSchema('When they were handed out.'),
+      done: z
+        .boolean()
+        .optional()
+        .describe(
+          'Set once the pass ran the creates of these names: a name without a Machine then no longer counts as one being created.',
+        ),
+    })
+    .describe('Machine names a pass handed out, before creating their Machines.'),
+)
+
 /** The observed state of a MachineSet. */
 export const machineSetStatusSchema = lazySchema(() =>
   hubStatusSchema('MachineSet', {
@@ -133,6 +160,22 @@ export const machineSetStatusSchema = lazySchema(() =>
       .optional()
       .describe(
         'Machines not being deleted per zone, e.g. eu-west-1a=2,eu-west-1b=2 (kubectl get -o wide shows it).',
+      ),
+    nextMachineIndex: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .optional()
+      .describe(
+        'How many Machine names the set has handed out. New Machines take the next ones, so a name is never used twice in the life of the set.',
+      ),
+    nameClaims: z
+      .array(nameClaimSchema())
+      .max(32)
+      .optional()
+      .describe(
+        'The names handed out in the last 90 s: until the pass that took them is done, a name of these that no Machine has yet counts as a Machine being created, so a concurrent pass does not create another in its place.',
       ),
   }),
 )

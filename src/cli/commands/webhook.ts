@@ -2,7 +2,7 @@
 import { z } from 'zod'
 import { createLogger, type Logger } from '../../observability/logger'
 import type { MachineClassExists } from '../../webhooks/admission/validate'
-import { bootListener } from '../../webhooks/boot-listener'
+import { createWebhookApp } from '../../webhooks/app'
 import { startWebhookServer } from '../../webhooks/server'
 import type { CliCommand } from '../command'
 import { parseConfig, sourced } from '../config'
@@ -44,16 +44,16 @@ function classLookup(logger: Logger): MachineClassExists {
   return async (namespace, name) => (await loading)?.(namespace, name)
 }
 
-// Everything the review endpoints need, imported only once the server listens (see boot-listener).
-async function fullListener(logger: Logger) {
-  const [{ createWebhookListener }, { createMetricsRegistry }, { builtInProviderSpecSchemas }] =
+// Everything the review endpoints need, imported only once the server listens (see webhooks/app.ts).
+async function loadHandlers(logger: Logger) {
+  const [{ createWebhookHandlers }, { createMetricsRegistry }, { builtInProviderSpecSchemas }] =
     await Promise.all([
-      import('../../webhooks/listener'),
+      import('../../webhooks/review-endpoints'),
       import('../../observability/metrics'),
       import('../../providers/schemas'),
     ])
   const machineClassExists = classLookup(logger)
-  return createWebhookListener({
+  return createWebhookHandlers({
     logger,
     metrics: createMetricsRegistry(),
     providerSchemas: builtInProviderSpecSchemas,
@@ -93,12 +93,12 @@ export const webhookCommand: CliCommand = {
       keyFile: sourced(values, io.env, { flag: 'key-file', env: 'WEBHOOK_KEY_FILE' }),
     })
     const logger = createLogger({ name: 'machine-api-webhook' })
-    const boot = bootListener(() => fullListener(logger))
-    const server = await startWebhookServer(boot.listener, { ...settings, logger })
+    const webhook = createWebhookApp(() => loadHandlers(logger), logger)
+    const server = await startWebhookServer(webhook.app, { ...settings, logger })
     // Listening at once for /healthz; /readyz turns 200 when the handlers have loaded (right away),
     // and a review arriving before that waits for them. A failed load is logged and retried by the
     // next request or readiness probe.
-    boot
+    webhook
       .warm()
       .catch((error: unknown) => logger.error({ err: error }, 'webhook handlers failed to load'))
     stopOnSignals(() => server.close())

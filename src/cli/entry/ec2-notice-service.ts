@@ -7,9 +7,10 @@
 
 import { machineApiTypes } from '../../api/resource-types'
 import type { RuntimeDeps, RuntimeSettings } from '../../deps'
-import { listen } from '../../http-server'
+import { createHttpApp } from '../../http/app'
+import { listen } from '../../http/listen'
 import { apiserverCheck } from '../../observability/apiserver-check'
-import { healthListener } from '../../observability/health'
+import { healthRoutes } from '../../observability/health'
 import { UsageError } from '../command'
 import type { RuntimeService } from '../runtime-service'
 import { startEc2Notices } from './ec2-notices'
@@ -28,10 +29,9 @@ export async function startEc2NoticeService(
       deps.kube.list(machineApiTypes.machine, { namespace: settings.namespace, limit: 1 }),
   })
   const health = await listen(
-    healthListener({
+    healthRoutes(createHttpApp(deps.log), {
       ready: { started: () => true, apiserver },
       metrics: deps.registry,
-      logger: deps.log,
     }),
     settings.port,
   )

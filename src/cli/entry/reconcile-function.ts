@@ -1,10 +1,10 @@
 /**
- * @module The CloudEvents HTTP function's composition: runner + machine-api mappers + the node:http
- * listener, served on the settings' port. `functions/reconcile.ts` only calls this.
+ * @module The CloudEvents HTTP function's composition: runner + machine-api mappers + the Hono
+ * app, served on the settings' port. `functions/reconcile.ts` only calls this.
  */
 
-import { createReconcileListener } from '../../bus/http-listener'
-import { listen } from '../../http-server'
+import { createReconcileApp } from '../../bus/http-app'
+import { listen } from '../../http/listen'
 import { runtimeWiring, type StartRuntimeService } from '../runtime-service'
 import { runStatusCheckPass } from './status-check-pass'
 
@@ -23,7 +23,7 @@ export const startReconcileFunction: StartRuntimeService = async (
   const afterSweep = providers
     ? () => runStatusCheckPass(deps, providers, settings.namespace)
     : undefined
-  const listener = createReconcileListener({
+  const app = createReconcileApp({
     kube: deps.kube,
     runner,
     ...wiring,
@@ -34,7 +34,7 @@ export const startReconcileFunction: StartRuntimeService = async (
     sweepConcurrency: settings.concurrency,
     afterSweep,
   })
-  const server = await listen(listener, settings.port)
+  const server = await listen(app, settings.port)
   deps.log.info({ port: server.port, kinds: runner.kinds() }, 'reconcile function listening')
   return { port: server.port, stop: () => server.close() }
 }

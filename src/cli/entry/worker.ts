@@ -4,9 +4,10 @@
  * when a queue is configured, and the health endpoints. `functions/worker.ts` only calls this.
  */
 import { startInProcessBus } from '../../bus/in-process-bus'
-import { listen } from '../../http-server'
+import { createHttpApp } from '../../http/app'
+import { listen } from '../../http/listen'
 import { apiserverCheck } from '../../observability/apiserver-check'
-import { healthListener } from '../../observability/health'
+import { healthRoutes } from '../../observability/health'
 import { runtimeWiring, type StartRuntimeService } from '../runtime-service'
 import { startEc2Notices } from './ec2-notices'
 
@@ -54,10 +55,9 @@ export const startWorker: StartRuntimeService = async (deps, settings, controlle
       probed && (await deps.kube.list(probed, { namespace: settings.namespace, limit: 1 })),
   })
   const health = await listen(
-    healthListener({
+    healthRoutes(createHttpApp(deps.log), {
       ready: { started: () => ready, apiserver },
       metrics: deps.registry,
-      logger: deps.log,
     }),
     settings.port,
   )

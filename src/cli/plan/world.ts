@@ -72,7 +72,8 @@ export function settle(world: World): void {
   for (const set of world.sets) {
     set.metadata.generation ??= 1
     const owned = world.machines.filter((m) => isControlledBy(m, set.metadata.uid))
-    set.status = computeMachineSetStatus(set, { owned }, eventually).status
+    // Merged over the stored status, as the controller's status write is: the name count stays.
+    set.status = { ...set.status, ...computeMachineSetStatus(set, { owned }, eventually).status }
   }
 }
 
@@ -83,12 +84,13 @@ export function runSetPasses(world: World, sets: MachineSetObject[]): PlanEntry[
   for (const set of ordered) {
     // Batches of 50 take several passes; 10,000 bounds a runaway plan.
     for (let pass = 0; pass < 200; pass++) {
-      const { actions } = planMachineSet({
+      const { actions, names } = planMachineSet({
         set,
         machines: world.machines,
         now: new Date(world.startMs + world.tick * 1000),
       })
       if (actions.length === 0) break
+      if (names) set.status = { ...set.status, ...names }
       for (const action of actions) entries.push(applySetAction(world, set, action))
     }
   }

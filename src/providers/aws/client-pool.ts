@@ -5,8 +5,14 @@
  */
 import { createHash } from 'node:crypto'
 import { EC2Client } from '@aws-sdk/client-ec2'
+import { createMemo, type Memo } from '../../memo'
 import { isOfferingMissAnswer } from './errors'
+import { type GroupLaunch, groupLaunchTtlMs } from './group-member'
+import { createInstanceReads } from './instance-reads'
+import { type LaunchFacts, launchFactsTtlMs } from './launch-facts'
+import type { InstanceReads } from './lookup'
 import { createRateLimiter } from './rate-limiter'
+import { createTerminations, type Terminations } from './terminations'
 
 /** Static credentials read from a Secret. */
 export interface AwsCredentials {
@@ -21,7 +27,7 @@ export interface ClientPoolOptions {
   endpoint?: string | undefined
   /** Region when the spec names none and the SDK's chain has none. */
   defaultRegion?: string | undefined
-  /** Mutating EC2 calls (RunInstances, TerminateInstances, CreateTags...) per second per client (default 5, bursts of 5). */
+  /** Mutating EC2 calls (RunInstances, TerminateInstances, CreateTags...) per second per client (default 5, bursts of 25). */
   callsPerSecond?: number | undefined
   /** Describe* calls per second per client (default 10, bursts of 50). */
   describeCallsPerSecond?: number | undefined
@@ -33,9 +39,20 @@ export interface ClientPoolOptions {
   maxClients?: number | undefined
 }
 
+/** What the Machines on one client share, so that many Machines make few calls. */
+export interface ClientLookups {
+  instances: InstanceReads
+  launchFacts: Memo<LaunchFacts>
+  terminations: Terminations
+  /** Launch groups' RunInstances answers, shared by the members asking in this process. */
+  groupLaunches: Memo<GroupLaunch>
+}
+
 /** The provider's clients. */
 export interface ClientPool {
   get(region: string | undefined, credentials: AwsCredentials | undefined): EC2Client
+  /** What `client`'s Machines share: batched instance reads and terminations, kept launch facts. */
+  lookupsOf(client: EC2Client): ClientLookups
   close(): void
 }
 
@@ -76,6 +93,7 @@ function finalCapacityAnswer(error: unknown): unknown {
 /** Creates an empty pool. */
 export function createClientPool(options: ClientPoolOptions): ClientPool {
   const clients = new Map<string, EC2Client>()
+  const lookups = new WeakMap<EC2Client, ClientLookups>()
   const max = options.maxClients ?? 32
 
   function build(region: string | undefined, credentials: AwsCredentials | undefined): EC2Client {
@@ -87,7 +105,12 @@ export function createClientPool(options: ClientPoolOptions): ClientPool {
       retryMode: 'adaptive',
       maxAttempts: options.maxAttempts ?? 3,
     })
-    const mutating = createRateLimiter({ perSecond: options.callsPerSecond ?? 5 })
+    // Bursts of 5 s of refill: half of each of EC2's buckets at the default rates.
+    const mutatingPerSecond = options.callsPerSecond ?? 5
+    const mutating = createRateLimiter({
+      perSecond: mutatingPerSecond,
+      burst: Math.max(1, Math.ceil(5 * mutatingPerSecond)),
+    })
     const describePerSecond = options.describeCallsPerSecond ?? 10
     const describing = createRateLimiter({
       perSecond: describePerSecond,
@@ -145,6 +168,18 @@ export function createClientPool(options: ClientPoolOptions): ClientPool {
         oldest?.destroy()
       }
       return client
+    },
+    lookupsOf(client) {
+      const existing = lookups.get(client)
+      if (existing) return existing
+      const created: ClientLookups = {
+        instances: createInstanceReads(client),
+        launchFacts: createMemo({ ttlMs: launchFactsTtlMs, callTimeoutMs: 30_000 }),
+        terminations: createTerminations(client),
+        groupLaunches: createMemo({ ttlMs: groupLaunchTtlMs, callTimeoutMs: 60_000 }),
+      }
+      lookups.set(client, created)
+      return created
     },
     close() {
       for (const client of clients.values()) client.destroy()

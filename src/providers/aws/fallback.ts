@@ -96,6 +96,8 @@ export async function launchWithFallback(
     }
     try {
       const instance = await calls.launch(offering)
+      const avoided = avoidedNote(order, index)
+      if (avoided) ctx.events.record('Normal', avoided.reason, avoided.message)
       if (missed.length > 0) {
         ctx.events.record(
           'Normal',
@@ -131,6 +133,33 @@ export async function launchWithFallback(
       retryAfterMs: left > 0 && ctx.offerings ? nextOfferingsRetryMs : lastMiss?.retryAfterMs,
     },
   )
+}
+
+/**
+ * The Event for a launch of `order.candidates[index]` that went past offerings EC2 is taking back
+ * (order.lastResort), or that had only such an offering left: what was avoided or used, and why.
+ */
+export function avoidedNote(
+  order: OfferingOrder,
+  index: number,
+): { reason: 'OfferingAvoided' | 'OfferingLastResort'; message: string } | undefined {
+  const launched = order.candidates[index]
+  if (!launched) return undefined
+  const why = (r: OfferingOrder['lastResort'][number]) =>
+    `${describe(r.offering)} (${r.cause} until ${r.until})`
+  const used = order.lastResort.find((r) => r.offering === launched)
+  if (used) {
+    return {
+      reason: 'OfferingLastResort',
+      message: `Launched ${why(used)}: no other offering of the class is available`,
+    }
+  }
+  const passed = order.lastResort.filter((r) => r.ahead <= index)
+  if (passed.length === 0) return undefined
+  return {
+    reason: 'OfferingAvoided',
+    message: `Avoided ${passed.map(why).join(', ')}, where EC2 is taking spot capacity back; launched ${describe(launched)}`,
+  }
 }
 
 /** The unexpired memory as the ordering reads it (for callers without a class: none). */

@@ -11,12 +11,14 @@ import {
   type Instance,
   type Reservation,
 } from '@aws-sdk/client-ec2'
+import { ANNOTATIONS } from '../../api/group'
+import { parseLaunchPlace } from '../../api/launch-group'
 import type { ActuatorMachine } from '../actuator'
 import { NotFoundError } from '../errors'
 import { classifyAwsError } from './errors'
+import { memberInstance } from './group-launch'
 import { goingStates, liveStates } from './instance'
 import { parseAwsProviderID } from './provider-id'
-import { tagKeys } from './tags'
 
 /** Every reservation matching `input`, all pages; EC2 errors come back classified. */
 export async function describeReservations(
@@ -71,25 +73,6 @@ export async function describeById(
   }
 }
 
-/** Instances tagged with the Machine's UID that are live or (with `going`) shutting down. */
-export async function describeByUid(
-  client: EC2Client,
-  uid: string,
-  options: { going: boolean; signal: AbortSignal },
-): Promise<Instance[]> {
-  const states: string[] = [...liveStates, ...(options.going ? goingStates : [])]
-  return await describeInstances(
-    client,
-    {
-      Filters: [
-        { Name: `tag:${tagKeys.machineUid}`, Values: [uid] },
-        { Name: 'instance-state-name', Values: states },
-      ],
-    },
-    options.signal,
-  )
-}
-
 /**
  * The `client-token` filter value matching every launch of the Machine with `uid`: each offering's
  * token is `machine-api-<uid>-<hash>` (run-instances-input.ts `clientTokenFor`), and EC2 filter
@@ -119,6 +102,18 @@ export async function describeByClientToken(
   )
 }
 
+/** What a Machine's lookups ask of EC2 (batched over Machines: instance-reads.ts). */
+export interface InstanceReads {
+  /** The client the reads go through (for the lookups that are not batched). */
+  client: EC2Client
+  /** The instance with `id` in any state, or undefined when EC2 does not know it (yet). */
+  byId(id: string, signal: AbortSignal): Promise<Instance | undefined>
+  /** Instances tagged with `uid` that are live or (with `going`) shutting down. */
+  byUid(uid: string, options: { going: boolean; signal: AbortSignal }): Promise<Instance[]>
+  /** Instances of launch group `group` (by ClientToken), live or (with `going`) shutting down. */
+  byGroup(group: string, options: { going: boolean; signal: AbortSignal }): Promise<Instance[]>
+}
+
 /** What the lookups saw for one Machine. */
 export interface Observed {
   /** The recorded instance id, if any. */
@@ -126,36 +121,45 @@ export interface Observed {
   /** The recorded instance as EC2 describes it (any state); undefined when EC2 does not know it. */
   recorded: Instance | undefined
   /**
-   * Instances found by UID tag (live, plus shutting-down when asked), or, when asked `byToken` and
-   * neither the id nor the tag found one, by ClientToken.
+   * Instances found by UID tag (live, plus shutting-down when asked), else the instance at the
+   * Machine's place in its launch group that no other Machine claimed, or, when asked `byToken`
+   * and none of those found one, by ClientToken.
    */
   tagged: Instance[]
 }
 
 /**
- * Looks up the Machine's instances: 1 call when the recorded instance is live, 2 otherwise, 3
- * when asked `byToken` and nothing was found. The UID lookup runs even when the id lookup
+ * Looks up the Machine's instances (batched with other Machines' lookups: instance-reads.ts): 1
+ * call when the recorded instance is live, 2 otherwise, one more for a launch-group member whose
+ * instance is not tagged as its own yet, and one more when asked `byToken` and nothing was found. The UID lookup runs even when the id lookup
  * succeeds but the instance is gone, so duplicates from older, crashed attempts are still seen.
  * The ClientToken lookup finds a launch whose tags EC2 does not show yet (a Machine deleted while
  * its create was in flight: issue 42).
  */
 export async function observeMachine(
-  client: EC2Client,
+  reads: InstanceReads,
   machine: ActuatorMachine,
   options: { going: boolean; signal: AbortSignal; byToken?: boolean },
 ): Promise<Observed> {
   const recordedId = recordedInstanceId(machine)
-  const recorded = recordedId ? await describeById(client, recordedId, options.signal) : undefined
+  const recorded = recordedId ? await reads.byId(recordedId, options.signal) : undefined
   const states: readonly string[] = [...liveStates, ...(options.going ? goingStates : [])]
   const recordedLive =
     recorded && (liveStates as readonly string[]).includes(recorded.State?.Name ?? '')
   if (recordedLive && !options.going) return { recordedId, recorded, tagged: [] }
-  const tagged = await describeByUid(client, machine.metadata.uid, options)
+  const uid = machine.metadata.uid
+  const byUid = await reads.byUid(uid, options)
+  const place = parseLaunchPlace(machine.metadata.annotations?.[ANNOTATIONS.launchGroup])
+  const slot =
+    byUid.length === 0 && place
+      ? memberInstance(await reads.byGroup(place.group, options), place, uid)
+      : undefined
+  const tagged = slot ? [slot] : byUid
   const found = tagged.length > 0 || (recorded && states.includes(recorded.State?.Name ?? ''))
   if (found || !options.byToken) return { recordedId, recorded, tagged }
   return {
     recordedId,
     recorded,
-    tagged: await describeByClientToken(client, machine.metadata.uid, options),
+    tagged: await describeByClientToken(reads.client, machine.metadata.uid, options),
   }
 }

@@ -4,6 +4,8 @@
  * offer in a zone (DescribeInstanceTypeOfferings) and those the class remembers as unavailable.
  * Pure, so the order is unit-tested table by table.
  */
+
+import { isInterruptionReason } from '../../api/instance-notice'
 import type { Offering, UnavailableOffering } from '../actuator'
 import type { CapacityType } from './spec'
 
@@ -52,6 +54,13 @@ export interface OfferingInputs {
 export interface OfferingOrder {
   candidates: PlacedOffering[]
   skipped: SkippedOffering[]
+  /**
+   * Candidates tried only after every other: the class remembers EC2 interrupting instances there
+   * (reason and expiry as for a skip). They stay candidates, as an interruption is no failed
+   * launch: with nothing else left, the pool being taken back is still worth asking. `ahead`:
+   * how many other candidates it came after in the order of preference.
+   */
+  lastResort: Array<SkippedOffering & { reason: 'Unavailable'; ahead: number }>
 }
 
 /** A stable hash of a Machine UID (the same for every run, so a retried launch asks the same). */
@@ -103,13 +112,13 @@ function zonesInOrder(subnets: readonly SubnetChoice[], uid: string, zone?: stri
 /**
  * The offerings to try, in order: capacity types outermost (spot before on-demand when both are
  * preferred: any spot offering is cheaper than on-demand), then instance types, then zones
- * starting at the Machine's own. Offerings EC2 does not offer, or the memory holds unavailable,
- * are skipped.
+ * starting at the Machine's own. Offerings EC2 does not offer, or the memory holds unavailable
+ * after a failed launch, are skipped; those it holds for an interruption go last.
  */
 export function orderOfferings(inputs: OfferingInputs): OfferingOrder {
   const subnets = zonesInOrder(inputs.subnets, inputs.uid, inputs.zone)
   const unavailable = activeUnavailable(inputs.unavailable, inputs.now)
-  const order: OfferingOrder = { candidates: [], skipped: [] }
+  const order: OfferingOrder = { candidates: [], skipped: [], lastResort: [] }
   for (const capacityType of inputs.capacityTypes) {
     for (const instanceType of inputs.instanceTypes) {
       for (const subnet of subnets) {
@@ -124,18 +133,21 @@ export function orderOfferings(inputs: OfferingInputs): OfferingOrder {
         if (inputs.offered && !zones?.has(subnet.zone)) {
           order.skipped.push({ offering, reason: 'NotOffered' })
         } else if (memory) {
-          order.skipped.push({
+          const remembered = {
             offering,
-            reason: 'Unavailable',
+            reason: 'Unavailable' as const,
             until: memory.expiresAt,
             cause: memory.reason,
-          })
+          }
+          if (!isInterruptionReason(memory.reason)) order.skipped.push(remembered)
+          else order.lastResort.push({ ...remembered, ahead: order.candidates.length })
         } else {
           order.candidates.push(offering)
         }
       }
     }
   }
+  order.candidates.push(...order.lastResort.map((r) => r.offering))
   return order
 }
 

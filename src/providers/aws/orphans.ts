@@ -38,6 +38,8 @@ export interface OrphanPolicy {
  * Pure: the orphans among `instances` given the UIDs of every existing Machine. An instance
  * without a UID tag carries our owner tag by hand, and one with another owner tag (the legacy
  * default, or anything a filter let through) may not be ours: both are reported, never terminated.
+ * A launch group's instance that no Machine claimed is terminated even when the sweep only
+ * reports: no Machine will ever claim it after the grace, and nothing but machine-api made it.
  */
 export function findOrphans(
   instances: readonly Instance[],
@@ -51,14 +53,19 @@ export function findOrphans(
     const launched = instance.LaunchTime?.getTime()
     if (launched === undefined || policy.now.getTime() - launched < policy.graceMs) continue
     const owner = tagValue(instance.Tags, tagKeys.owner)
-    const kept = uid === undefined ? 'it has no Machine UID tag' : ownerProblem(owner, policy)
+    // A launch group's instance no member claimed within the grace: machine-api launched it for
+    // a place that went away (its Machine deleted, or launched alone after the group missed).
+    const unclaimed =
+      uid === undefined && tagValue(instance.Tags, tagKeys.launchGroup) !== undefined
+    const kept =
+      uid === undefined && !unclaimed ? 'it has no Machine UID tag' : ownerProblem(owner, policy)
     orphans.push({
       instanceId: instance.InstanceId ?? '',
       machineUid: uid,
       machineName: tagValue(instance.Tags, tagKeys.machineName),
       machineNamespace: tagValue(instance.Tags, tagKeys.machineNamespace),
       launchTime: instance.LaunchTime?.toISOString(),
-      terminate: policy.terminate && kept === undefined,
+      terminate: (policy.terminate || unclaimed) && kept === undefined,
       ...(kept ? { keptBecause: kept } : {}),
     })
   }

@@ -5,6 +5,11 @@
 
 const instanceIdPattern = /^i-[0-9a-f]{8,17}$/
 
+/** Whether `id` has the shape of an EC2 instance id. */
+export function isInstanceId(id: string): boolean {
+  return instanceIdPattern.test(id)
+}
+
 /** Formats the providerID of an instance in `availabilityZone`. */
 export function formatAwsProviderID(availabilityZone: string, instanceId: string): string {
   return `aws:///${availabilityZone}/${instanceId}`
@@ -17,5 +22,5 @@ export function formatAwsProviderID(availabilityZone: string, instanceId: string
 export function parseAwsProviderID(providerID: string | undefined): string | undefined {
   if (!providerID?.startsWith('aws://')) return undefined
   const last = providerID.slice('aws://'.length).split('/').pop() ?? ''
-  return instanceIdPattern.test(last) ? last : undefined
+  return isInstanceId(last) ? last : undefined
 }

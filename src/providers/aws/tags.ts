@@ -14,6 +14,7 @@ export const tagKeys = {
   machineName: INFRA_KEYS.machineName,
   machineNamespace: INFRA_KEYS.machineNamespace,
   owner: INFRA_KEYS.owner,
+  launchGroup: INFRA_KEYS.launchGroup,
 } as const
 
 /** The ownership tag value when the provider is not given one. */

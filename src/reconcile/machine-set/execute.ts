@@ -31,14 +31,20 @@ export interface ExecutionReport {
  * Runs `actions` for `set`, at most `parallelism` at a time, deletes after everything else: an
  * interrupted Machine's replacement is asked for before the Machine goes (interruption-plan.ts).
  * The report lists what took effect in the plan's order (victims first to go first), not in the
- * order the calls happened to finish.
+ * order the calls happened to finish. No create starts after `createsUntil` (ms since the epoch):
+ * past it, the names' claim may have expired and a concurrent pass may have named their
+ * replacements (machine-names.ts).
  */
 export async function executeMachineSetActions(
   deps: ReconcileDeps,
   set: MachineSetObject,
   actions: MachineSetAction[],
+  createsUntil = Number.POSITIVE_INFINITY,
 ): Promise<ExecutionReport> {
   const attempt = async (action: MachineSetAction) => {
+    if (action.type === 'create' && deps.clock.now().getTime() > createsUntil) {
+      return 'skipped' as const
+    }
     try {
       return (await run(deps, set, action)) ? ('done' as const) : ('skipped' as const)
     } catch (error) {

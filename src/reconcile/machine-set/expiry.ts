@@ -40,6 +40,12 @@ export interface ExpiryPlan {
   expired: MachineObject[]
   /** Expired Machines to delete now: their replacement is available. */
   delete: MachineObject[]
+  /**
+   * Expired Machines whose replacement is in flight or starts now (those deleted now included),
+   * the oldest first: each leaves once its replacement is available, so that replacement takes
+   * its zone. The expired Machines after them wait for the allowance and still count.
+   */
+  replacing: MachineObject[]
   /** Machines to keep above replicas for expiry (the scale plan's target is replicas + extra). */
   extra: number
   /** New replacements this pass starts (creates). */
@@ -63,9 +69,20 @@ function isExpired(m: MachineObject, lifetimeMs: number, nowMs: number): boolean
   return created !== undefined && created + lifetimeMs <= nowMs
 }
 
+/** The plan of a set with nothing expired (or being deleted). */
+export const noExpiry: ExpiryPlan = {
+  expired: [],
+  delete: [],
+  replacing: [],
+  extra: 0,
+  started: 0,
+  held: 0,
+  inFlight: 0,
+}
+
 /** Plans the replacement of expired Machines at `input.now`. */
 export function planExpiry(input: ExpiryInput): ExpiryPlan {
-  const none: ExpiryPlan = { expired: [], delete: [], extra: 0, started: 0, held: 0, inFlight: 0 }
+  const none = noExpiry
   const lifetimeMs =
     input.expireAfter === undefined ? undefined : parseDurationMs(input.expireAfter)
   if (!lifetimeMs) return none
@@ -119,6 +136,8 @@ export function planExpiry(input: ExpiryInput): ExpiryPlan {
   return {
     expired,
     delete: toDelete,
+    // toDelete is a prefix of expired; the covered and started ones follow it, in that order.
+    replacing: expired.slice(0, toDelete.length + covered + started),
     extra: covered + started + toDelete.length + leavingExpired,
     started,
     held: wanted - started + Math.min(heldDeletes, covered),

@@ -1,7 +1,13 @@
 /**
- * @module Deterministic names for a MachineSet's Machines. The n-th slot of a set always has the
- * same name, so two reconciles that both see a replica missing create the same object and one of
- * them gets AlreadyExists instead of a second Machine.
+ * @module Names for a MachineSet's Machines. The set counts the names it has handed out
+ * (`status.nextMachineIndex`) and the n-th name of a set is always the same, so:
+ * - two reconciles that both see a replica missing plan the same name from the same count, and
+ *   one of them gets Conflict on the count (or AlreadyExists on the name) instead of a second
+ *   Machine;
+ * - a name is never handed out twice in the set's life: a Machine that was interrupted, replaced
+ *   or scaled away keeps its name to itself in Events, metrics series, logs and alerts.
+ * The n-th name's suffix is an affine permutation of n keyed by the set's uid: distinct for every
+ * n below 27^5, so no two Machines of one set share a name however many it makes.
  */
 import { createHash } from 'node:crypto'
 
@@ -9,30 +15,52 @@ import { createHash } from 'node:crypto'
 const alphabet = 'bcdfghjklmnpqrstvwxz2456789'
 const suffixLength = 5
 const maxNameLength = 63
+const space = BigInt(alphabet.length) ** BigInt(suffixLength)
 
-/** The name of slot `index` of the set with this name and uid, e.g. `workers-x7k2q`. */
-export function machineNameForSlot(setName: string, setUid: string, index: number): string {
-  const digest = createHash('sha256').update(`${setUid}/${index}`).digest()
+/** The permutation x -> (a x + b) mod 27^5 of the set with this uid; a is prime to 27^5 (not a multiple of 3). */
+function permutationOf(setUid: string): { a: bigint; b: bigint } {
+  const digest = createHash('sha256').update(setUid).digest()
+  let a = digest.readBigUInt64BE(0) % space
+  if (a % 3n === 0n) a += 1n
+  return { a, b: digest.readBigUInt64BE(8) % space }
+}
+
+/** The name with index `index` of the set with this name and uid, e.g. `workers-x7k2q`. */
+export function machineNameForIndex(setName: string, setUid: string, index: number): string {
+  const { a, b } = permutationOf(setUid)
+  let value = (a * BigInt(index) + b) % space
   let suffix = ''
-  for (let i = 0; i < suffixLength; i++) suffix += alphabet[(digest[i] ?? 0) % alphabet.length]
+  for (let i = 0; i < suffixLength; i++) {
+    suffix += alphabet[Number(value % BigInt(alphabet.length))]
+    value /= BigInt(alphabet.length)
+  }
   const prefix = setName.slice(0, maxNameLength - suffixLength - 1)
   return `${prefix}-${suffix}`
 }
 
+/** New names and the count to record once they are handed out. */
+export interface NewNames {
+  names: string[]
+  /** `status.nextMachineIndex` after these names. */
+  nextIndex: number
+}
+
 /**
- * The names of the `count` lowest free slots: names not used by any existing object (Machines
- * being deleted keep their slot until they are gone).
+ * The next `count` names from index `from`, skipping names some object of the namespace holds
+ * (a foreign Machine, or one made before the set counted its names).
  */
-export function namesForMissingReplicas(
+export function nextMachineNames(
   setName: string,
   setUid: string,
   taken: ReadonlySet<string>,
+  from: number,
   count: number,
-): string[] {
+): NewNames {
   const names: string[] = []
-  for (let index = 0; names.length < count; index++) {
-    const name = machineNameForSlot(setName, setUid, index)
+  let index = from
+  while (names.length < count) {
+    const name = machineNameForIndex(setName, setUid, index++)
     if (!taken.has(name)) names.push(name)
   }
-  return names
+  return { names, nextIndex: index }
 }

@@ -5,7 +5,8 @@
  * the drain / volume-detach / Node-deletion timeouts and expireAfter.
  */
 import { isDeepStrictEqual } from 'node:util'
-import { ANNOTATIONS, HUB_API_VERSION } from '../../api/group'
+import { ANNOTATIONS, HUB_API_VERSION, LABELS } from '../../api/group'
+import { formatLaunchPlace, type LaunchPlace } from '../../api/launch-group'
 import { controllerReference, type MachineObject, type MachineSetObject } from './types'
 
 /** Machine spec fields that are propagated to existing Machines instead of replacing them. */
@@ -22,22 +23,27 @@ export const IN_PLACE_SPEC_FIELDS = [
 
 /**
  * The Machine for slot `name` of `set`: template metadata and spec, owned by the set, in `zone`
- * (spec.failureDomain) when one was chosen.
+ * (spec.failureDomain) when one was chosen, with its `place` in a launch group when it has one.
  */
 export function desiredMachine(
   set: MachineSetObject,
   name: string,
   zone?: string | undefined,
+  place?: LaunchPlace | undefined,
 ): MachineObject {
   const meta = set.spec.template.metadata ?? {}
+  const annotations = {
+    ...meta.annotations,
+    ...(place ? { [ANNOTATIONS.launchGroup]: formatLaunchPlace(place) } : {}),
+  }
   return {
     apiVersion: HUB_API_VERSION,
     kind: 'Machine',
     metadata: {
       name,
       namespace: set.metadata.namespace ?? '',
-      labels: { ...meta.labels },
-      ...(meta.annotations ? { annotations: { ...meta.annotations } } : {}),
+      labels: { ...meta.labels, ...(place ? { [LABELS.launchGroup]: place.group } : {}) },
+      ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
       ownerReferences: [controllerReference({ ...set, kind: 'MachineSet' })],
     },
     spec: {

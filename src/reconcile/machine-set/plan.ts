@@ -14,9 +14,11 @@ import { ANNOTATIONS } from '../../api/group'
 import { requiresLabel, selectorMatches } from '../../api/shared/label-selector'
 import { readExpiryAllowance } from '../disruption/allowance'
 import { victimReason } from './delete-order'
-import { type ExpiryPlan, planExpiry } from './expiry'
+import { type ExpiryPlan, noExpiry, planExpiry } from './expiry'
 import { planInterruptions } from './interruption-plan'
+import { planLaunchGroups } from './launch-groups'
 import { desiredMachine, inPlacePatch } from './machine-template'
+import { claimsExpireInMs, type NameClaim, pendingNames, withClaim } from './name-claims'
 import { planReplacement, type ReplacementPlan, type ReplacementSettings } from './replacement'
 import { planMachineSetScale } from './scale-plan'
 import {
@@ -61,6 +63,16 @@ export interface MachineSetPlan {
   replacement: ReplacementPlan
   /** The expired Machines, which of them go now and which wait for the allowance. */
   expiry: ExpiryPlan
+  /**
+   * The names this pass's creates take, as the set records them (conditional on the set as read)
+   * before any of them is created (reconcile.ts). Absent without creates.
+   */
+  names?: {
+    /** What the claim writes to the set's status. */
+    status: { nextMachineIndex: number; nameClaims: NameClaim[] }
+    /** This pass's claim, marked done once its creates ran (name-claim-writes.ts). */
+    claim: NameClaim
+  }
   /** Set when work remains beyond this pass's batch or a replacement waits for its backoff. */
   requeueAfterMs?: number
 }
@@ -89,8 +101,7 @@ export function planMachineSet(
   const previous = set.status?.replacement
   if (isDeleting(set)) {
     const replacement = { failed: [], replace: [], backoff: previous }
-    const expiry = { expired: [], delete: [], extra: 0, started: 0, held: 0, inFlight: 0 }
-    return { actions: [], owned: controlled, replacement, expiry }
+    return { actions: [], owned: controlled, replacement, expiry: noExpiry }
   }
 
   const actions: MachineSetAction[] = []
@@ -144,6 +155,10 @@ export function planMachineSet(
       ? { ...m, metadata: { ...m.metadata, deletionTimestamp: obs.now.toISOString() } }
       : m
 
+  const takenNames = new Set(obs.machines.map((m) => m.metadata.name))
+  const nextIndex = set.status?.nextMachineIndex ?? 0
+  const claims = set.status?.nameClaims
+  const pending = pendingNames(set.metadata.name, uid ?? '', claims, takenNames, obs.now)
   const scale = planMachineSetScale({
     setName: set.metadata.name,
     setUid: uid ?? '',
@@ -151,20 +166,53 @@ export function planMachineSet(
     replicas: (set.spec.replicas ?? 0) + expiry.extra,
     deletePolicy: policy,
     machines: staying.map(deletingNow),
-    takenNames: new Set(obs.machines.map((m) => m.metadata.name)),
+    takenNames,
+    nextIndex,
+    pending,
+    // Within the surge bound; what does not fit is created as interrupted Machines go. Expiry's
+    // replacements are bounded by its allowance instead.
+    createLimit: Math.max(interruptions.createRoom, expiry.started),
     ...(options.maxBatch === undefined ? {} : { maxBatch: options.maxBatch }),
   })
-  // Within the surge bound; what does not fit is created as interrupted Machines go. Expiry's
-  // replacements are bounded by its allowance instead.
-  scale.create = scale.create.slice(0, Math.max(interruptions.createRoom, expiry.started))
   const createDisabled = set.metadata.annotations?.[ANNOTATIONS.disableMachineCreate] === 'true'
+  const nameClaims =
+    !createDisabled && scale.create.length > 0
+      ? withClaim(claims, { from: nextIndex, to: scale.nextIndex }, obs.now)
+      : undefined
+  const claim = nameClaims?.at(-1)
+  const names =
+    nameClaims && claim
+      ? { status: { nextMachineIndex: scale.nextIndex, nameClaims }, claim }
+      : undefined
   if (!createDisabled) {
-    // A template that names its zone keeps it; otherwise each new Machine evens the zones out.
+    // A template that names its zone keeps it; otherwise each new Machine evens the zones out
+    // over the Machines that stay: not the interrupted or replaced ones, nor the expired ones in
+    // replacement (each leaves once its surge replacement is available, so that replacement takes
+    // its zone; an expired Machine still waiting for the allowance stays counted).
+    const expired = new Set(expiry.replacing)
     const zones = set.spec.template.spec.failureDomain
       ? []
-      : chooseZones(obs.zones ?? [], staying.map(deletingNow), scale.create.length)
+      : chooseZones(
+          obs.zones ?? [],
+          staying.filter((m) => !expired.has(m)).map(deletingNow),
+          scale.create.length,
+        )
+    const places =
+      set.metadata.annotations?.[ANNOTATIONS.launchGroups] === 'false'
+        ? new Map()
+        : planLaunchGroups({
+            setUid: uid ?? '',
+            firstIndex: nextIndex,
+            creates: scale.create.map((name, i) => ({
+              name,
+              zone: set.spec.template.spec.failureDomain ?? zones[i],
+            })),
+          })
     scale.create.forEach((name, i) => {
-      actions.push({ type: 'create', machine: desiredMachine(set, name, zones[i]) })
+      actions.push({
+        type: 'create',
+        machine: desiredMachine(set, name, zones[i], places.get(name)),
+      })
     })
   }
   for (const machine of scale.delete) {
@@ -186,12 +234,15 @@ export function planMachineSet(
     replacement.requeueAfterMs,
     interruptions.requeueAfterMs,
     expiry.requeueAfterMs,
+    // Names another pass is creating that never show up stop counting when their claim expires.
+    pending > 0 ? claimsExpireInMs(claims, obs.now) : undefined,
   ].filter((t): t is number => t !== undefined)
   return {
     actions,
     owned,
     replacement,
     expiry,
+    ...(names ? { names } : {}),
     ...(timers.length > 0 ? { requeueAfterMs: Math.min(...timers) } : {}),
   }
 }

@@ -3,7 +3,7 @@
  * delete. Pure: observed Machines in, actions out.
  */
 import { type DeleteCandidate, type DeletePolicy, pickVictims } from './delete-order'
-import { namesForMissingReplicas } from './machine-names'
+import { nextMachineNames } from './machine-names'
 
 /** What the scale decision looks at. */
 export interface ScaleObservation<T extends DeleteCandidate> {
@@ -15,6 +15,15 @@ export interface ScaleObservation<T extends DeleteCandidate> {
   machines: T[]
   /** Every Machine name in the namespace, so a new name never collides with a foreign Machine. */
   takenNames: ReadonlySet<string>
+  /** The set's count of names handed out (`status.nextMachineIndex`): new names start there. */
+  nextIndex: number
+  /**
+   * Names handed out lately that no Machine has yet (machine-names.ts `pendingNames`): Machines
+   * another pass is creating. They count as replicas for creates, never for deletes.
+   */
+  pending?: number
+  /** At most this many creates now (a surge bound's room); the rest wait, `more` unaffected. */
+  createLimit?: number
   /** At most this many creates or deletes per reconcile, so one pass stays short. */
   maxBatch?: number
 }
@@ -22,6 +31,8 @@ export interface ScaleObservation<T extends DeleteCandidate> {
 /** Machines to create (by name) and to delete. */
 export interface ScalePlan<T> {
   create: string[]
+  /** The set's count of names once `create` are handed out (unchanged without creates). */
+  nextIndex: number
   /** Machines to delete now (never one already being deleted). */
   delete: T[]
   /** More to do after this batch: requeue soon. */
@@ -37,20 +48,23 @@ export function planMachineSetScale<T extends DeleteCandidate>(
 ): ScalePlan<T> {
   const batch = obs.maxBatch ?? 50
   const diff = obs.machines.length - obs.replicas
-  if (diff < 0) {
-    const missing = -diff
+  const missing = -diff - (obs.pending ?? 0)
+  if (missing > 0) {
     const count = Math.min(missing, batch)
-    return {
-      create: namesForMissingReplicas(obs.setName, obs.setUid, obs.takenNames, count),
-      delete: [],
-      more: missing > count,
-    }
+    const now = Math.min(count, obs.createLimit ?? count)
+    const named = nextMachineNames(obs.setName, obs.setUid, obs.takenNames, obs.nextIndex, now)
+    return { create: named.names, nextIndex: named.nextIndex, delete: [], more: missing > count }
   }
   if (diff > 0) {
     const victims = pickVictims(obs.machines, diff, obs.deletePolicy).filter(
       (m) => !m.metadata.deletionTimestamp,
     )
-    return { create: [], delete: victims.slice(0, batch), more: victims.length > batch }
+    return {
+      create: [],
+      nextIndex: obs.nextIndex,
+      delete: victims.slice(0, batch),
+      more: victims.length > batch,
+    }
   }
-  return { create: [], delete: [], more: false }
+  return { create: [], nextIndex: obs.nextIndex, delete: [], more: false }
 }

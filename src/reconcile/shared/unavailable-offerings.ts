@@ -1,9 +1,11 @@
 /**
  * @module The MachineClass's memory of unavailable offerings (status.unavailableOfferings) as
- * pure functions: what a launch's outcome makes of it, what expiry leaves of it, and when the
- * next entry expires. The Machine reconcile writes outcomes (offering-memory.ts), the MachineClass
- * reconcile clears what expired.
+ * pure functions: what a launch's outcome makes of it, what an interruption adds to it, what
+ * expiry leaves of it, and when the next entry expires. The Machine reconcile writes launch
+ * outcomes (offering-memory.ts), the MachineSet the offerings of the Machines it replaces on an
+ * EC2 notice (machine-set/interrupted-offerings.ts), the MachineClass reconcile clears what expired.
  */
+import { isInterruptionReason } from '../../api/instance-notice'
 import { parseDurationMs } from '../../api/shared/duration'
 import type { MachineClass } from '../../api/v1beta1/machine-class'
 import { maxUnavailableOfferings } from '../../api/v1beta1/machine-class-limits'
@@ -36,10 +38,17 @@ export function unexpired(
   return entries.filter((e) => Date.parse(e.expiresAt) > now.getTime())
 }
 
+/** Sorted by expiry, at most `maxUnavailableOfferings` (the latest kept). */
+function bounded(entries: UnavailableOffering[]): UnavailableOffering[] {
+  return entries
+    .toSorted((a, b) => Date.parse(a.expiresAt) - Date.parse(b.expiresAt))
+    .slice(-maxUnavailableOfferings)
+}
+
 /**
- * The memory after a launch: expired entries and the offering that launched are dropped, each
- * miss is (re)listed until `now + ttlMs`; sorted by expiry, at most `maxUnavailableOfferings`
- * (the latest kept).
+ * The memory after a launch: expired entries and the offering that launched are dropped (unless
+ * an interruption wrote it: a launch there says nothing of EC2 taking the pool back), each miss
+ * is (re)listed until `now + ttlMs`; bounded.
  */
 export function rememberOutcome(
   current: readonly UnavailableOffering[],
@@ -51,7 +60,7 @@ export function rememberOutcome(
   const kept = unexpired(current, now).filter(
     (e) =>
       !outcome.missed.some((m) => sameOffering(m, e)) &&
-      !(outcome.launched && sameOffering(outcome.launched, e)),
+      !(outcome.launched && sameOffering(outcome.launched, e) && !isInterruptionReason(e.reason)),
   )
   const added = outcome.missed.map((m) => ({
     instanceType: m.instanceType,
@@ -60,9 +69,43 @@ export function rememberOutcome(
     reason: m.reason,
     expiresAt,
   }))
-  return [...kept, ...added]
-    .toSorted((a, b) => Date.parse(a.expiresAt) - Date.parse(b.expiresAt))
-    .slice(-maxUnavailableOfferings)
+  return bounded([...kept, ...added])
+}
+
+/** An offering a Machine of the class was interrupted in, and when its instance goes. */
+export interface InterruptedOffering extends Offering {
+  /** The notice's reason (SpotInterruption, RebalanceRecommended). */
+  reason: string
+  /** The instance's deadline, else the notice's time (ms since the epoch). */
+  atMs: number
+}
+
+/**
+ * The memory with `interrupted` listed, each until its `atMs + ttlMs`: the same entry however
+ * often or concurrently it is written (the expiry follows the notice, not the write), an entry
+ * already listed until later is kept, one whose expiry has passed is not listed again; expired
+ * entries are dropped; bounded.
+ */
+export function rememberInterruptions(
+  current: readonly UnavailableOffering[],
+  interrupted: readonly InterruptedOffering[],
+  now: Date,
+  ttlMs: number,
+): UnavailableOffering[] {
+  const next = unexpired(current, now)
+  for (const i of interrupted) {
+    const expiresAt = i.atMs + ttlMs
+    if (expiresAt <= now.getTime()) continue
+    const at = next.findIndex((e) => sameOffering(e, i))
+    const known = next[at]
+    if (known && Date.parse(known.expiresAt) >= expiresAt) continue
+    const { instanceType, zone, capacityType, reason } = i
+    const entry = { instanceType, zone, capacityType, reason }
+    const listed = { ...entry, expiresAt: new Date(expiresAt).toISOString() }
+    if (known) next[at] = listed
+    else next.push(listed)
+  }
+  return bounded(next)
 }
 
 /** The ms until the first entry expires (at least 1), or undefined for an empty memory. */

@@ -9,6 +9,19 @@ import type { GroupIntent } from './intents'
 import type { SeenMachine } from './machine-ledger'
 
 /**
+ * The Machine UID an instance was launched for: its UID tag, or, for a launch group's instance
+ * no member tagged yet, the UID of the Machine that held its place (`placeOwners`, by
+ * `<group>/<index>`); '' when none.
+ */
+export function launchedFor(instance: Instance, placeOwners: ReadonlyMap<string, string>): string {
+  const tag = (key: string) => instance.Tags?.find((t) => t.Key === key)?.Value
+  const uid = tag(tagKeys.machineUid)
+  if (uid) return uid
+  const group = tag(tagKeys.launchGroup)
+  return group ? (placeOwners.get(`${group}/${instance.AmiLaunchIndex}`) ?? '') : ''
+}
+
+/**
  * Instances beyond one per Machine that existed, terminated ones included; an instance whose
  * Machine UID no Machine ever had counts whole.
  */
@@ -16,9 +29,12 @@ export function duplicateInstances(
   launched: readonly Instance[],
   seen: ReadonlyMap<string, SeenMachine>,
 ): number {
+  const placeOwners = new Map(
+    [...seen.values()].flatMap((m) => (m.place ? [[m.place, m.uid] as const] : [])),
+  )
   const perUid = new Map<string, number>()
   for (const i of launched) {
-    const uid = i.Tags?.find((t) => t.Key === tagKeys.machineUid)?.Value ?? ''
+    const uid = launchedFor(i, placeOwners)
     perUid.set(uid, (perUid.get(uid) ?? 0) + 1)
   }
   return [...perUid].reduce((sum, [uid, n]) => sum + (seen.has(uid) ? n - 1 : n), 0)

@@ -32,7 +32,12 @@ export const chaosClassName = 'standard'
 export const chaosOwnerId = 'machine-api-chaos'
 
 /** A MachineSet of `replicas` Machines of the `standard` class, grouped (audit) by its name. */
-export function chaosMachineSet(namespace: string, name: string, replicas: number): KubeObject {
+export function chaosMachineSet(
+  namespace: string,
+  name: string,
+  replicas: number,
+  zone?: string,
+): KubeObject {
   const labels = { [groupLabel]: name }
   return {
     apiVersion: 'machine-api.dev/v1beta1',
@@ -43,7 +48,11 @@ export function chaosMachineSet(namespace: string, name: string, replicas: numbe
       selector: { matchLabels: labels },
       template: {
         metadata: { labels },
-        spec: { classRef: { name: chaosClassName }, nodeDeletionTimeout: '10s' },
+        spec: {
+          classRef: { name: chaosClassName },
+          nodeDeletionTimeout: '10s',
+          ...(zone ? { failureDomain: zone } : {}),
+        },
       },
     },
   } as KubeObject

@@ -1,6 +1,7 @@
 /**
  * @module The crash scenario's workload: seeded create / scale / delete cycles of MachineSets
- * (class `standard`, 1-3 replicas), applied through the apiserver as a user would.
+ * (class `standard`, 1-3 replicas, every other set in one zone), applied through the apiserver as
+ * a user would.
  */
 import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
@@ -9,9 +10,12 @@ import type { Intents } from './intents'
 import type { Random } from './random'
 
 export type Cycle =
-  | { type: 'create'; name: string; replicas: number }
+  | { type: 'create'; name: string; replicas: number; zone?: string }
   | { type: 'scale'; name: string; replicas: number }
   | { type: 'delete'; name: string }
+
+/** The zone of the odd-numbered sets. */
+const pinnedZone = 'eu-west-1a'
 
 /** Picks the next cycle from the sets that exist now (at most `maxSets` at once). */
 export function nextCycle(
@@ -25,7 +29,11 @@ export function nextCycle(
   if (names.length < maxSets) choices.push('create', 'create')
   if (names.length > 0) choices.push('scale', 'scale', 'delete')
   const type = random.pick(choices)
-  if (type === 'create') return { type, name: `set-${index}`, replicas: random.int(1, 3) }
+  if (type === 'create') {
+    // Every other set in one zone: its creates share launch groups (several Machines, one call).
+    const zone = index % 2 === 1 ? { zone: pinnedZone } : {}
+    return { type, name: `set-${index}`, replicas: random.int(1, 3), ...zone }
+  }
   const name = random.pick(names)
   if (type === 'delete') return { type, name }
   // Always a real change: up or down by at least one, staying within 0-3.
@@ -51,7 +59,7 @@ export async function applyCycle(
     case 'create':
       await kube.create(
         machineApiTypes.machineSet,
-        chaosMachineSet(namespace, cycle.name, cycle.replicas),
+        chaosMachineSet(namespace, cycle.name, cycle.replicas, cycle.zone),
       )
       sets.set(cycle.name, cycle.replicas)
       return

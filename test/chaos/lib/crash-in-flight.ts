@@ -28,6 +28,11 @@ export interface InFlight {
    * RunInstances and the Machine write (only counted when an EC2 client is given).
    */
   launchedUnrecorded: number
+  /**
+   * Instances of launch groups that no member has tagged as its own yet: a kill now lands
+   * between a group's RunInstances and its members' claims (only counted with an EC2 client).
+   */
+  groupUnclaimed: number
 }
 
 export async function inFlight(
@@ -36,22 +41,22 @@ export async function inFlight(
   ec2?: EC2Client,
 ): Promise<InFlight> {
   const machines = (await kube.list<Machine>(machineApiTypes.machine, { namespace })).items
-  const launched = new Set(
-    ec2
-      ? (await liveInstances(ec2)).map(
-          (i) => i.Tags?.find((t) => t.Key === tagKeys.machineUid)?.Value,
-        )
-      : [],
-  )
+  const live = ec2 ? await liveInstances(ec2) : []
+  const tag = (i: (typeof live)[number], key: string) => i.Tags?.find((t) => t.Key === key)?.Value
+  const launched = new Set(live.map((i) => tag(i, tagKeys.machineUid)))
+  const groupUnclaimed = live.filter(
+    (i) => tag(i, tagKeys.launchGroup) !== undefined && tag(i, tagKeys.machineUid) === undefined,
+  ).length
   const deleting = machines.filter((m) => m.metadata?.deletionTimestamp !== undefined)
-  const live = machines.filter((m) => m.metadata?.deletionTimestamp === undefined)
+  const present = machines.filter((m) => m.metadata?.deletionTimestamp === undefined)
   return {
-    provisioning: live.filter((m) => m.status?.phase !== 'Running' || !m.status?.nodeRef?.name)
+    provisioning: present.filter((m) => m.status?.phase !== 'Running' || !m.status?.nodeRef?.name)
       .length,
-    claimed: live.filter((m) => createClaimAnnotation in (m.metadata?.annotations ?? {})).length,
+    claimed: present.filter((m) => createClaimAnnotation in (m.metadata?.annotations ?? {})).length,
     deleting: deleting.length,
-    launchedUnrecorded: live.filter((m) => !m.spec?.providerID && launched.has(m.metadata?.uid))
+    launchedUnrecorded: present.filter((m) => !m.spec?.providerID && launched.has(m.metadata?.uid))
       .length,
+    groupUnclaimed,
   }
 }
 

@@ -48,6 +48,7 @@ export function crashReport(input: {
       killsWhileProvisioning: count((k) => k.provisioning > 0),
       killsWithCreateClaimHeld: count((k) => k.claimed > 0),
       killsBetweenLaunchAndRecord: count((k) => k.launchedUnrecorded > 0),
+      killsBetweenGroupLaunchAndClaim: count((k) => k.groupUnclaimed > 0),
       killsWhileDeleting: count((k) => k.deleting > 0),
       restartMsMax: Math.max(0, ...input.restartMs),
       restartMsMean: Math.round(

@@ -9,11 +9,13 @@ import {
   type Filter,
   type Instance,
 } from '@aws-sdk/client-ec2'
-import { LABELS } from '../../../src/api/group'
+import { ANNOTATIONS, LABELS } from '../../../src/api/group'
+import { parseLaunchPlace } from '../../../src/api/launch-group'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
 import { tagKeys } from '../../../src/providers/aws/tags'
+import { launchedFor } from './audit-counts'
 import { chaosOwnerId } from './aws-world'
 
 export type SnapshotMachine = KubeObject & {
@@ -50,10 +52,6 @@ export interface FleetAudit {
   notRunning: string[]
   /** MachineSets whose Machine count differs from spec.replicas. */
   wrongCount: string[]
-}
-
-function tag(instance: Instance, key: string): string | undefined {
-  return instance.Tags?.find((t) => t.Key === key)?.Value
 }
 
 function isLive(instance: Instance): boolean {
@@ -125,9 +123,15 @@ export async function snapshotFleet(
   ).items
 
   const uids = new Set(machines.map((m) => m.metadata?.uid))
+  const placeOwners = new Map(
+    machines.flatMap((m) => {
+      const place = parseLaunchPlace(m.metadata?.annotations?.[ANNOTATIONS.launchGroup])
+      return place ? [[`${place.group}/${place.index}`, m.metadata?.uid ?? ''] as const] : []
+    }),
+  )
   const perUid = new Map<string, number>()
   for (const i of live) {
-    const uid = tag(i, tagKeys.machineUid) ?? ''
+    const uid = launchedFor(i, placeOwners)
     perUid.set(uid, (perUid.get(uid) ?? 0) + 1)
   }
   const claimed = new Set(machines.map((m) => m.spec?.providerID).filter(Boolean))
@@ -141,7 +145,7 @@ export async function snapshotFleet(
     })
     .map((n) => n.metadata?.name ?? '')
   const orphanInstanceIds = live
-    .filter((i) => !uids.has(tag(i, tagKeys.machineUid)))
+    .filter((i) => !uids.has(launchedFor(i, placeOwners)))
     .map((i) => i.InstanceId ?? '')
   const machinesOf = (set: MachineSet) =>
     machines.filter((m) =>

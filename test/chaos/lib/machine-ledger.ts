@@ -4,6 +4,8 @@
  * The audit needs it because what is left at the end cannot show a Machine created and deleted
  * meanwhile (an instance launched for it, or a Machine created twice for one slot).
  */
+import { ANNOTATIONS } from '../../../src/api/group'
+import { parseLaunchPlace } from '../../../src/api/launch-group'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient, WatchEvent } from '../../../src/kube/kube-client'
 import type { KubeObject } from '../../../src/kube/resource'
@@ -23,6 +25,8 @@ export interface SeenMachine {
   everRunning: boolean
   /** Got a deletionTimestamp or disappeared. */
   deleted: boolean
+  /** Its place in a launch group, `<group>/<index>`, when its set gave it one. */
+  place?: string
 }
 
 export interface MachineLedger {
@@ -44,6 +48,11 @@ export function groupOf(machine: KubeObject): string {
   return machine.metadata?.labels?.[groupLabel] ?? `machine/${machine.metadata?.name ?? ''}`
 }
 
+function placeOf(machine: KubeObject): { place?: string } {
+  const place = parseLaunchPlace(machine.metadata?.annotations?.[ANNOTATIONS.launchGroup])
+  return place ? { place: `${place.group}/${place.index}` } : {}
+}
+
 export function startMachineLedger(options: {
   kube: KubeClient
   namespace: string
@@ -61,6 +70,7 @@ export function startMachineLedger(options: {
       group: groupOf(machine),
       everRunning: false,
       deleted: false,
+      ...placeOf(machine),
     }
     if (!firstSeen.has(uid)) firstSeen.set(uid, Date.now())
     entry.everRunning ||= machine.status?.phase === 'Running' && Boolean(machine.status.nodeRef)

@@ -162,10 +162,17 @@ async function strike(options: {
     await sleep(random.int(0, 2500))
     return 'random'
   }
-  if (options.grows) await worker.waitForLog('launching EC2 instance', 6000)
-  else await waitForMidReconcile(options.kube, options.namespace, 6000)
+  if (!options.grows) {
+    await waitForMidReconcile(options.kube, options.namespace, 6000)
+    await sleep(random.int(0, 400))
+    return 'mid-delete'
+  }
+  // Half the launch kills aim at a launch group: before its call, during it, or between the
+  // call and the members' claims, as the delay falls.
+  const group = random.chance(0.5)
+  await worker.waitForLog(group ? 'launching group' : 'launching EC2 instance', 6000)
   await sleep(random.int(0, 400))
-  return options.grows ? 'after launch' : 'mid-delete'
+  return group ? 'group launch' : 'after launch'
 }
 
 /** Half the restarts are immediate; the rest leave the fleet unattended for a moment. */
@@ -184,5 +191,5 @@ async function stopWorker(worker: WorkerProcess) {
 }
 
 function show(state: InFlight): string {
-  return `(provisioning ${state.provisioning}, claimed ${state.claimed}, launched-unrecorded ${state.launchedUnrecorded}, deleting ${state.deleting})`
+  return `(provisioning ${state.provisioning}, claimed ${state.claimed}, launched-unrecorded ${state.launchedUnrecorded}, group-unclaimed ${state.groupUnclaimed}, deleting ${state.deleting})`
 }

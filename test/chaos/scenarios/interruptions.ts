@@ -19,12 +19,20 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs'
 import { machineApiTypes } from '../../../src/api/resource-types'
+import type { KubeClient } from '../../../src/kube/kube-client'
 import { parseAwsProviderID } from '../../../src/providers/aws/provider-id'
+import type { MachineSetObject } from '../../../src/reconcile/machine-set/types'
 import { noticeBody } from '../../harness/ec2-notice-bodies'
 import { uniqueName, waitFor } from '../../harness/kube'
 import { type RunAudit, startAudit } from '../lib/audit'
 import { type AwsWorld, chaosClassName, chaosRegion, startAwsWorld } from '../lib/aws-world'
-import { createMachineSet, machinesOf, waitForNoMachines, waitForRunning } from '../lib/cloud-fleet'
+import {
+  createMachineSet,
+  type FleetMachine,
+  machinesOf,
+  waitForNoMachines,
+  waitForRunning,
+} from '../lib/cloud-fleet'
 import { type ChaosEnvironment, startChaosEnvironment } from '../lib/environment'
 import { type DrainRecorder, recordDrains } from '../lib/interrupt-drains'
 import { seededRandom } from '../lib/random'
@@ -214,6 +222,10 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
       size.convergeMs,
     )
     options.log(`converged ${converged && settled} at ${since()} s`)
+    const shape = await fleetShape(kube, namespace, set, victims)
+    options.log(
+      `zones ${shape.spread} (skew ${shape.skew}); ${shape.namesReused.length} interrupted Machine names reused`,
+    )
     const fleet = await audit.checkpoint()
     const verdicts = await drains.verdicts(deadlines)
     const late = verdicts.filter((v) => !v.inTime)
@@ -240,9 +252,11 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
       runs: count,
       faultsInjected:
         messages.length - count + messages.filter((m) => m.delaySeconds > 0).length + kills.length,
-      duplicates: counts.duplicates,
+      // A name taken again is one name for two Machines: a duplicate in Events, metrics and logs.
+      duplicates: counts.duplicates + shape.namesReused.length,
       orphans: counts.orphans,
       stuck:
+        (shape.skew > 1 ? 1 : 0) +
         fleet.notRunning.length +
         fleet.wrongCount.length +
         (converged && settled ? 0 : 1) +
@@ -264,6 +278,9 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
         lastDrainSecondsAfterNotice: lastDrainSeconds,
         late,
         audit: counts.breakdown,
+        zoneSpread: shape.spread,
+        zoneSkew: shape.skew,
+        namesReused: shape.namesReused,
         notRunning: fleet.notRunning,
         workerStarts: worker.starts,
       },
@@ -276,6 +293,35 @@ async function run(options: ScenarioOptions): Promise<ScenarioReport> {
     await world?.stop()
     await env?.close()
   }
+}
+
+/**
+ * The set's shape once replaced: the Machines per zone of its class (status.zones as the set
+ * recorded it), their skew, and the interrupted Machines whose names a replacement took.
+ */
+async function fleetShape(
+  kube: KubeClient,
+  namespace: string,
+  set: string,
+  victims: readonly FleetMachine[],
+): Promise<{ spread: string; skew: number; namesReused: string[] }> {
+  const machines = await machinesOf(kube, namespace, set)
+  const read = await kube.get<MachineSetObject>(machineApiTypes.machineSet, {
+    namespace,
+    name: set,
+  })
+  const zones = read?.status?.templateClass?.zones ?? []
+  const zoneOf = (m: FleetMachine) =>
+    (m.spec as { failureDomain?: string } | undefined)?.failureDomain
+  const counts = zones.map((z) => machines.filter((m) => zoneOf(m) === z).length)
+  const spread = zones.map((z, i) => `${z}=${counts[i]}`).join(',')
+  const skew = counts.length > 0 ? Math.max(...counts) - Math.min(...counts) : 0
+  const gone = new Map(victims.map((m) => [m.metadata?.name ?? '', m.metadata?.uid]))
+  const namesReused = machines
+    .map((m) => ({ name: m.metadata?.name ?? '', uid: m.metadata?.uid }))
+    .filter(({ name, uid }) => gone.has(name) && gone.get(name) !== uid)
+    .map(({ name }) => name)
+  return { spread, skew, namesReused }
 }
 
 export const interruptionsScenario: Scenario = {

@@ -17,10 +17,8 @@
  *   attribute filters behave; we take them to read the instance's own record, as the id does,
  *   and the tests that depend on a lookup's speed set `idMs` equal to `tagMs` as well.
  *
- * With the lag on, RunInstances also honours `ClientToken` as EC2 does (moto 5.2.5 ignores it): a
- * repeated token answers the instances the first request launched, described as they are now.
- * Without it the lag would produce duplicates real EC2 cannot, since the lag takes away the
- * UID-tag lookup that otherwise stands in for the token.
+ * RunInstances' ClientToken, which the lag would otherwise turn into duplicates real EC2 cannot
+ * make, is kept by the proxy with or without the lag (launch-model.ts).
  */
 import { childText, launchedIds, pruneInstances, readFilters, requestedIds } from './instance-xml'
 
@@ -35,11 +33,9 @@ export interface Consistency {
   set(lag: ConsistencyLag | undefined): void
   on(): boolean
   /** Remembers the instances of a successful RunInstances or CreateFleet answer. */
-  recordLaunch(body: string, params: URLSearchParams, now: number): void
+  recordLaunch(body: string, now: number): void
   /** Whether a by-id request names an instance EC2 would not know yet. */
   unknownId(action: string, params: URLSearchParams, now: number): boolean
-  /** The instances an earlier RunInstances with this request's ClientToken launched. */
-  launchedWithToken(params: URLSearchParams): string[] | undefined
   /** A DescribeInstances answer without the instances its filters would not find yet. */
   hide(body: string, params: URLSearchParams, now: number): { body: string; removed: number }
   clear(): void
@@ -55,7 +51,6 @@ function isTagFilter(name: string): boolean {
 export function createConsistency(): Consistency {
   let lag: Required<ConsistencyLag> | undefined
   const launchedAt = new Map<string, number>()
-  const byToken = new Map<string, string[]>()
   const young = (id: string, now: number, ms: number) => {
     const at = launchedAt.get(id)
     return at !== undefined && now - at < ms
@@ -65,21 +60,15 @@ export function createConsistency(): Consistency {
       lag = next ? { tagMs: next.tagMs, idMs: next.idMs ?? next.tagMs / 4 } : undefined
     },
     on: () => lag !== undefined,
-    recordLaunch(body, params, now) {
+    recordLaunch(body, now) {
       if (!lag) return
       const ids = launchedIds(body)
       for (const id of ids) if (!launchedAt.has(id)) launchedAt.set(id, now)
-      const token = params.get('ClientToken')
-      if (token && ids.length > 0 && !byToken.has(token)) byToken.set(token, ids)
     },
     unknownId(action, params, now) {
       if (!lag || !byIdActions.includes(action)) return false
       const idMs = lag.idMs
       return requestedIds(params).some((id) => young(id, now, idMs))
-    },
-    launchedWithToken(params) {
-      const token = params.get('ClientToken')
-      return lag && token ? byToken.get(token) : undefined
     },
     hide(body, params, now) {
       if (!lag || requestedIds(params).length > 0) return { body, removed: 0 }
@@ -89,7 +78,6 @@ export function createConsistency(): Consistency {
     clear() {
       lag = undefined
       launchedAt.clear()
-      byToken.clear()
     },
   }
 }

@@ -5,7 +5,8 @@
  * an impaired status check), or holds answers back (a slow call), or lags like EC2's eventual
  * consistency (eventual-consistency.ts: a launched instance unseen by tag lookups for a while),
  * and counts every request and every injected fault per action. It also filters DescribeInstances
- * by `client-token` as EC2 does (moto 5.2.5 does not know that filter). It injects what moto
+ * by `client-token` as EC2 does (moto 5.2.5 does not know that filter), and keeps RunInstances'
+ * ClientToken and MaxCount promises (launch-model.ts). It injects what moto
  * cannot produce; everything else is moto's real answer.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, request } from 'node:http'
@@ -17,8 +18,11 @@ import {
   readFilters,
   withFilters,
 } from './instance-xml'
+import { createLaunchModel } from './launch-model'
+import { createThrottle, type Throttle, type ThrottleModel } from './throttle'
 
 export type { ConsistencyLag } from './eventual-consistency'
+export { ec2Budget, type ThrottleModel } from './throttle'
 
 /** One planned failure. */
 export interface Fault {
@@ -80,18 +84,34 @@ export interface FaultProxy {
    * ids as `<Action>/InvalidInstanceID.NotFound`, token replays as `RunInstances/ClientToken`.
    */
   lag(lag: ConsistencyLag | undefined): void
+  /**
+   * Puts EC2's request budget in front of moto (throttle.ts), or takes it away with `undefined`:
+   * a request over budget answers RequestLimitExceeded, counted in `injected()` as
+   * `<Action>/RequestLimitExceeded`. Full buckets at each call.
+   */
+  throttle(model: ThrottleModel | undefined): void
+  /**
+   * Gives each later RunInstances at most `instances` (undefined: no cap): min(MaxCount, cap), or
+   * InsufficientInstanceCapacity below its MinCount (partial fulfilment of a count).
+   */
+  capLaunches(instances: number | undefined): void
   /** Rewrites every later answer to `rewrite.action` (replaces an earlier rewrite of it). */
   rewrite(rewrite: Rewrite): void
   /** Starts failing a random share of requests (replaces an earlier random setting). */
   injectRandom(faults: RandomFaults): void
   /** Removes every fault, rewrite and delay; counts and the lag (a trait of the world) stay. */
   clearFaults(): void
-  /** Removes every fault, rewrite, delay and lag and resets the counts. */
+  /** Removes every fault, rewrite, delay, lag and throttle and resets the counts. */
   clear(): void
   /** Requests seen per EC2 action (including failed ones). */
   counts(): Record<string, number>
   /** Faults injected per `Action/Code`. */
   injected(): Record<string, number>
+  /**
+   * Instance ids moto terminated on a TerminateInstances request (each once): terminations are
+   * batched, so the number of calls says little about how many instances went.
+   */
+  terminated(): string[]
   stop(): Promise<void>
 }
 
@@ -156,9 +176,12 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   const delays: (Delay & { left: number })[] = []
   const counts: Record<string, number> = {}
   const injected: Record<string, number> = {}
+  const terminated = new Set<string>()
   let random: RandomFaults | undefined
   const rewrites = new Map<string, Rewrite['rewrite']>()
   const consistency = createConsistency()
+  const launches = createLaunchModel()
+  let throttle: Throttle | undefined
   const count = (key: string, n = 1) => {
     injected[key] = (injected[key] ?? 0) + n
   }
@@ -193,7 +216,12 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       count(`${action}/InvalidInstanceID.NotFound`)
       return error(400, 'InvalidInstanceID.NotFound')
     }
-    const replayed = action === 'RunInstances' ? consistency.launchedWithToken(params) : undefined
+    const launch = action === 'RunInstances' ? launches.plan(params) : undefined
+    if (launch?.kind === 'error') {
+      count(`RunInstances/${launch.code}`)
+      return error(launch.status, launch.code)
+    }
+    const replayed = launch?.kind === 'replay' ? launch.ids : undefined
     if (replayed) {
       // EC2 answers a repeated ClientToken with the first launch's instances, as they are now.
       const describe = new URLSearchParams({ Action: 'DescribeInstances', Version: '2016-11-15' })
@@ -207,12 +235,21 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     }
     const { rest, tokens } =
       action === 'DescribeInstances' ? splitTokenFilter(params) : { rest: params }
-    const sent = tokens ? Buffer.from(rest.toString(), 'utf8') : body
+    const sent =
+      launch?.kind === 'send'
+        ? Buffer.from(launch.params.toString(), 'utf8')
+        : tokens
+          ? Buffer.from(rest.toString(), 'utf8')
+          : body
     const out = await forward(upstream, req, sent)
     if (out.status !== 200) return out
+    if (action === 'TerminateInstances') {
+      for (const [key, id] of params) if (/^InstanceId\.\d+$/.test(key)) terminated.add(id)
+    }
     let text = out.body.toString('utf8')
+    if (action === 'RunInstances') launches.record(text, params)
     if (action === 'RunInstances' || action === 'CreateFleet') {
-      consistency.recordLaunch(text, params, Date.now())
+      consistency.recordLaunch(text, Date.now())
     }
     if (action === 'DescribeInstances') {
       if (tokens) {
@@ -239,6 +276,12 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     const params = new URLSearchParams(body.toString('utf8'))
     const action = params.get('Action') ?? 'unknown'
     counts[action] = (counts[action] ?? 0) + 1
+    if (throttle && !throttle.admit(action, params, performance.now())) {
+      count(`${action}/RequestLimitExceeded`)
+      res.writeHead(503, { 'content-type': 'text/xml' })
+      res.end(errorXml('RequestLimitExceeded'))
+      return
+    }
     const fault = pickFault(action, params)
     if (fault) {
       count(`${action}/${fault.code}`)
@@ -272,6 +315,10 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     inject: (fault) => faults.push({ ...fault, left: fault.times ?? Number.POSITIVE_INFINITY }),
     delay: (delay) => delays.push({ ...delay, left: delay.times ?? Number.POSITIVE_INFINITY }),
     lag: (lag) => consistency.set(lag),
+    throttle(model) {
+      throttle = model ? createThrottle(model) : undefined
+    },
+    capLaunches: (instances) => launches.cap(instances),
     injectRandom(settings) {
       random = settings
     },
@@ -280,11 +327,15 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     clear() {
       clearFaults()
       consistency.clear()
+      launches.clear()
+      throttle = undefined
       for (const key of Object.keys(counts)) delete counts[key]
       for (const key of Object.keys(injected)) delete injected[key]
+      terminated.clear()
     },
     counts: () => ({ ...counts }),
     injected: () => ({ ...injected }),
+    terminated: () => [...terminated],
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()

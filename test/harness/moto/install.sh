@@ -29,7 +29,7 @@ if [[ -f "$marker" && -x "$bin" ]]; then
 fi
 
 start=$(date +%s)
-echo "installing moto[server]==$moto_version into $venv" >&2
+echo "installing moto[server]==$moto_version into $venv; a cold install takes about 1 minute" >&2
 # A venv records its own absolute path, so it is built in place (not renamed into place); the
 # marker above is what makes an interrupted build harmless.
 rm -rf "$venv"

@@ -36,7 +36,7 @@ fi
 tmp="$(mktemp -d "$cache_root/node/.build-XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
 start=$(date +%s)
-echo "building kubelet and kube-proxy ($k8s_version) into $out" >&2
+echo "building kubelet and kube-proxy ($k8s_version) into $out; a cold build takes about 20 minutes on 2 cores" >&2
 
 # The control plane's module, copied so that resolving kubelet's extra packages (-mod=mod) never
 # rewrites the repository's go.sum; the pins are the same.

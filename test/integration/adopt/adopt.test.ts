@@ -319,7 +319,7 @@ describe('machine-api adopt', () => {
     )
     const removed = seven.filter((name) => !remaining.some((m) => m.metadata.name === name))
     expect(removed).toHaveLength(4)
-    await waitFor('4 instances terminated', () => moto().proxy.counts().TerminateInstances === 4)
+    await waitFor('4 instances terminated', () => moto().proxy.terminated().length === 4)
     const drained = await machineEvents('NodeDrained')
     expect(removed.filter((name) => adoptedCapi.has(name)).length).toBeGreaterThanOrEqual(2)
     for (const name of removed) {
@@ -356,7 +356,7 @@ describe('machine-api adopt', () => {
     )
     await waitFor(
       'the 3 replaced instances terminated',
-      () => moto().proxy.counts().TerminateInstances === 7,
+      () => moto().proxy.terminated().length === 7,
     )
     expect(moto().proxy.counts().RunInstances).toBe(5)
     for (const pod of [...openshift.pods, ...legacy.pods]) {

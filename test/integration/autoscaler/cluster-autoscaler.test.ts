@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { ANNOTATIONS } from '../../../src/api/group'
 import { machineApiTypes } from '../../../src/api/resource-types'
 import type { KubeClient } from '../../../src/kube/kube-client'
+import { coreTypes } from '../../../src/kube/resource'
 import { kwokProviderSpecSchema } from '../../../src/providers/kwok/spec'
 import type { MachineDeploymentObject } from '../../../src/reconcile/machine-deployment/machine-sets'
 import type { MachineObject } from '../../../src/reconcile/machine-set/types'
@@ -279,6 +280,18 @@ describe('cluster-autoscaler 1.36.1 against machine-api', () => {
         return sets.length === 2 && (await groupMachines(kube, ns(), 'roll')).length === 3
       })
 
+      // Every instant of the window, not one snapshot at its end: an old Machine the autoscaler
+      // marked, or that went away and came back, is what the test is about.
+      const oldUids = new Set(old.map((m) => m.metadata.uid))
+      const watch = await watchMachines(kube, ns(), (machines) => {
+        const present = machines.filter((m) => oldUids.has(m.metadata.uid))
+        const leaving = present.filter(
+          (m) =>
+            m.metadata.deletionTimestamp || m.metadata.annotations?.[ANNOTATIONS.deleteMachine],
+        )
+        if (present.length < oldUids.size) return `${present.length} of the old Machines left`
+        return leaving.length > 0 ? `${leaving.map((m) => m.metadata.name)} leaving` : undefined
+      })
       const mark = autoscaler.mark()
       await kube.mergePatch(
         machineApiTypes.machineDeployment,
@@ -294,11 +307,12 @@ describe('cluster-autoscaler 1.36.1 against machine-api', () => {
       // Longer than --scale-down-unneeded-time (5 s at 2 s loops) with both Nodes empty and the
       // minimum at 1: only the rollout keeps them.
       await autoscaler.afterLoops(5)
-      const during = (await groupMachines(kube, ns(), 'roll')).filter(isRunningMachine)
-      expect(during.map((m) => m.metadata.uid).sort()).toEqual(
-        old.map((m) => m.metadata.uid).sort(),
+      await watch.stop()
+      expect(watch.violations).toEqual([])
+      const nodes = await Promise.all(
+        old.map((m) => kube.get(coreTypes.node, { name: nodeOf(m) ?? '' })),
       )
-      expect(during.filter((m) => m.metadata.annotations?.[ANNOTATIONS.deleteMachine])).toEqual([])
+      expect(nodes.map((n) => n?.metadata?.name)).toEqual(old.map(nodeOf))
       expect((await deployment('roll')).spec.replicas).toBe(2)
 
       // The class appears, the rollout finishes, and the autoscaler takes the group to its minimum.

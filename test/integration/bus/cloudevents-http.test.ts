@@ -2,14 +2,14 @@ import { CloudEvent, HTTP } from 'cloudevents'
 import { Registry } from 'prom-client'
 import { describe, expect, it } from 'vitest'
 import { ownerMapper, selfMapper } from '../../../src/bus/event-mapping'
-import { createReconcileListener } from '../../../src/bus/http-listener'
+import { createReconcileApp } from '../../../src/bus/http-app'
 import { TransientError } from '../../../src/errors'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
 import { silentLogger } from '../../../src/observability/logger'
 import type { Controller } from '../../../src/reconcile/runtime/controller'
 import { createRunner } from '../../../src/reconcile/runtime/runner'
 import { testNamespace } from '../../harness/kube'
-import { type ServedListener, servedListener } from '../../harness/served-listener'
+import { type ServedApp, servedApp } from '../../harness/served-app'
 import {
   childName,
   converged,
@@ -26,8 +26,8 @@ function app(
   controller: Controller = widgetController(),
   namespace?: string,
   afterSweep?: () => Promise<void>,
-): ServedListener {
-  const listener = createReconcileListener({
+): ServedApp {
+  const reconcileApp = createReconcileApp({
     kube,
     runner: createRunner({ controllers: [controller], deps: testDeps(kube) }),
     mappers: [selfMapper('Widget'), ownerMapper('ConfigMap', 'Widget')],
@@ -38,7 +38,7 @@ function app(
     namespace,
     afterSweep,
   })
-  return servedListener(listener)
+  return servedApp(reconcileApp)
 }
 
 type Mode = 'binary' | 'structured'
@@ -215,8 +215,8 @@ describe('CloudEvents HTTP function', () => {
         throw new TransientError('not ready', { reason: 'NotReady' })
       },
     }
-    const target = servedListener(
-      createReconcileListener({
+    const target = servedApp(
+      createReconcileApp({
         kube,
         runner: createRunner({
           controllers: [failing],

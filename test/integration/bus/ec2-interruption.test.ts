@@ -8,26 +8,22 @@
  * deadline, the drain finishing rather than giving up; the deployment returns to its replicas.
  */
 import { CreateSubnetCommand, CreateVpcCommand } from '@aws-sdk/client-ec2'
-import { CreateQueueCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs'
 import { CoreV1Api, type V1Node, type V1Pod, Watch } from '@kubernetes/client-node'
-import { Registry } from 'prom-client'
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import { machineApiTypes } from '../../../src/api/resource-types'
-import { startEc2NoticeSource } from '../../../src/bus/ec2-notices/sqs-source'
 import { coreTypes, type KubeObject } from '../../../src/kube/resource'
-import { silentLogger } from '../../../src/observability/logger'
-import { machinesForInstances } from '../../../src/providers/aws/instance-owner'
 import { parseAwsProviderID } from '../../../src/providers/aws/provider-id'
 import { awsProviderSpecSchema } from '../../../src/providers/aws/spec'
 import { createProviderRegistry } from '../../../src/providers/registry'
 import type { MachineObject } from '../../../src/reconcile/machine-set/types'
 import { noticeBody } from '../../harness/ec2-notice-bodies'
-import { uniqueName, waitFor } from '../../harness/kube'
+import { waitFor } from '../../harness/kube'
 import { playKubelet } from '../full-stack/aws-kubelet'
 import { startFullStack } from '../full-stack/fixture'
 import { deploymentLabel, isRunningMachine, machinesOf } from '../full-stack/objects'
 import { useMachineTestApi } from '../machine/fixture'
 import { awsCredentialsSecret, region, useMoto } from '../providers/aws-fixture'
+import { startNoticeQueue } from './notice-queue'
 
 const moto = useMoto()
 const { api, namespace, kube } = useMachineTestApi('interrupt', { aws: awsProviderSpecSchema() })
@@ -132,31 +128,14 @@ describe('an EC2 spot interruption of a MachineDeployment Machine (moto EC2 and 
     const nodeEvents = await recordWatch<V1Node & KubeObject>('/api/v1/nodes')
     const podEvents = await recordWatch<V1Pod & KubeObject>(`/api/v1/namespaces/${ns}/pods`)
 
-    const sqs = new SQSClient({
-      region,
+    const send = await startNoticeQueue({
       endpoint: moto().moto.endpoint,
-      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-    })
-    onTestFinished(() => sqs.destroy())
-    const queue = await sqs.send(new CreateQueueCommand({ QueueName: uniqueName('interrupt') }))
-    const queueUrl = queue.QueueUrl ?? ''
-    const source = startEc2NoticeSource({
-      sqs,
-      queueUrl,
-      region,
+      ec2: moto().ec2,
       kube: kube(),
-      machinesForInstances: (ids, signal) =>
-        machinesForInstances({ kube: kube(), ec2: moto().ec2, namespace: ns }, ids, signal),
-      log: silentLogger(),
-      fieldManager: 'machine-api-test',
-      registry: new Registry(),
-      waitSeconds: 1,
+      namespace: ns,
     })
-    onTestFinished(() => source.stop())
     const at = new Date(Math.floor(Date.now() / 1000) * 1000)
     const deadline = at.getTime() + 120_000
-    const send = (body: string) =>
-      sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }))
     const spot = notice('spot-interruption', instanceId, at)
     await Promise.all([send(spot), send(spot), send(spot)])
     await send(notice('rebalance-recommendation', instanceId, new Date(at.getTime() - 60_000)))

@@ -69,7 +69,8 @@ describe('balanced zones with every controller and the kwok provider', () => {
     }
 
     await scale(7)
-    expect((await settledAt(7)).counts.sort()).toEqual([2, 2, 3])
+    const seven = await settledAt(7)
+    expect(seven.counts.sort()).toEqual([2, 2, 3])
     await scale(4)
     const four = await settledAt(4)
     expect(four.counts.sort()).toEqual([1, 1, 2])
@@ -88,5 +89,13 @@ describe('balanced zones with every controller and the kwok provider', () => {
       ])
       return stdout.split('\n')[0]?.includes('ZONES') && stdout.includes(spread)
     })
+    // Back to 7: the three new Machines take names no Machine of the set ever had.
+    await scale(7)
+    const again = await settledAt(7)
+    const before = new Set(seven.machines.map((m) => m.metadata.name))
+    const kept = new Set(four.machines.map((m) => m.metadata.name))
+    const added = again.machines.map((m) => m.metadata.name).filter((n) => !kept.has(n))
+    expect(added).toHaveLength(3)
+    expect(added.filter((n) => before.has(n))).toEqual([])
   })
 })

@@ -16,8 +16,8 @@ const ROOTS = ['src/webhooks/', 'src/cli/', 'src/dev/', 'src/deps.ts']
 
 /**
  * Layers that must not import the listed folders (paths relative to the repository), save the
- * folders in `except`. From the bottom: the top-level helpers (errors, clock, timers, pool,
- * http-server), kube, api and observability, then bus, providers, drain and webhooks, then
+ * folders in `except`. From the bottom: the top-level helpers (errors, clock, timers, pool), kube,
+ * api, observability and http (the Hono app every server is), then bus, providers, drain and webhooks, then
  * reconcile/shared and reconcile/runtime, then the kinds (reconcile/<kind>/), and on top cli/ (the
  * composition roots, with the kind catalog), dev/ and deps.ts.
  */
@@ -48,6 +48,10 @@ const forbidden: ReadonlyArray<{
   },
   {
     from: 'src/observability/',
+    to: ['src/api/', 'src/bus/', 'src/providers/', 'src/drain/', 'src/reconcile/', ...ROOTS],
+  },
+  {
+    from: 'src/http/',
     to: ['src/api/', 'src/bus/', 'src/providers/', 'src/drain/', 'src/reconcile/', ...ROOTS],
   },
   {
@@ -160,7 +164,7 @@ describe('the import graph of src/', () => {
     expect(graph.get('src/bus/sweep.ts')).toContain('src/kube/object-key.ts')
   })
 
-  it('has kube, api, observability, bus, webhooks and the reconcile runtime import nothing above them', () => {
+  it('has kube, api, observability, http, bus, webhooks and the reconcile runtime import nothing above them', () => {
     expect(violations(graph)).toEqual([])
   })
 

@@ -4,22 +4,22 @@ import { HUB_API_VERSION } from '../../../src/api/group'
 import { silentLogger } from '../../../src/observability/logger'
 import { createMetricsRegistry } from '../../../src/observability/metrics'
 import { builtInProviderSpecSchemas } from '../../../src/providers/schemas'
-import { createWebhookListener } from '../../../src/webhooks/listener'
+import { createWebhookApp } from '../../../src/webhooks/app'
+import { createWebhookHandlers } from '../../../src/webhooks/review-endpoints'
 import {
   admissionReviews,
   conversionReview,
   conversionReviewDown,
   machine,
 } from '../../bench/lib/review-bodies'
-import { servedListener } from '../../harness/served-listener'
+import { servedApp } from '../../harness/served-app'
 
-const app = servedListener(
-  createWebhookListener({
-    logger: silentLogger(),
-    metrics: createMetricsRegistry({ defaultMetrics: false }),
-    providerSchemas: builtInProviderSpecSchemas,
-  }),
-)
+const handlers = createWebhookHandlers({
+  logger: silentLogger(),
+  metrics: createMetricsRegistry({ defaultMetrics: false }),
+  providerSchemas: builtInProviderSpecSchemas,
+})
+const app = servedApp(createWebhookApp(async () => handlers, silentLogger()).app)
 
 interface Answer {
   response: {

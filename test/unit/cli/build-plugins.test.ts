@@ -1,8 +1,8 @@
 /**
  * The build (scripts/build/plugins.mjs) keeps parts of packages the functions never run out of
- * what they load: whatwg-url under node-fetch, client-node's generated models and API classes
- * under KubeConfig, and prom-client's Summary, Pushgateway and cluster aggregator. Each rests on
- * what the pinned package's source does; these tests read that source, so an upgrade that changes
+ * what they load: client-node's generated models and API classes under KubeConfig, and
+ * prom-client's Summary, Pushgateway and cluster aggregator. Each rests on what the pinned
+ * package's source does; these tests read that source, so an upgrade that changes
  * it fails here instead of breaking the functions (function-bundles.test checks that the functions
  * start without what they leave out).
  */
@@ -14,21 +14,6 @@ const read = (path: string) => readFileSync(path, 'utf8')
 const clientNodeGen = 'node_modules/@kubernetes/client-node/dist/gen'
 
 describe('build plugins', () => {
-  it.each(['lib/index.js', 'lib/index.mjs'])(
-    "node-fetch's %s uses whatwg-url only as the fallback for a missing url.URL",
-    (file) => {
-      const source = read(join('node_modules/node-fetch', file))
-      const uses = source.split('\n').filter((line) => line.includes('whatwgUrl'))
-      const fallbacks = uses.filter((line) => /= Url\.URL \|\| whatwgUrl\.URL;$/.test(line))
-      const imports = uses.filter((line) => /whatwgUrl\b.*['"]whatwg-url['"]/.test(line))
-      expect(fallbacks.length).toBeGreaterThan(0)
-      expect(imports).toHaveLength(1)
-      expect(uses).toHaveLength(fallbacks.length + imports.length)
-      // `Url` is Node's url module, which has URL on every Node this project supports.
-      expect(source).toMatch(/(require\('url'\)|import Url from 'url')/)
-    },
-  )
-
   it("client-node's KubeConfig imports only createConfiguration and ServerConfiguration from gen/index.js", () => {
     const config = read('node_modules/@kubernetes/client-node/dist/config.js')
     const fromGen = [...config.matchAll(/import \{([^}]*)\} from '\.\/gen\/index\.js'/g)]

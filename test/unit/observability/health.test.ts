@@ -1,15 +1,16 @@
-/** The one health responder every server answers /healthz, /readyz and /metrics with. */
+/** The one health responder every server answers /healthz, /readyz and /metrics with, in its Hono app. */
 import { Registry } from 'prom-client'
 import { describe, expect, it } from 'vitest'
-import { type HealthSources, healthListener } from '../../../src/observability/health'
-import { servedListener } from '../../harness/served-listener'
+import { createHttpApp } from '../../../src/http/app'
+import { type HealthSources, healthRoutes } from '../../../src/observability/health'
+import { servedApp } from '../../harness/served-app'
 
 async function answer(sources: HealthSources, path: string, init?: RequestInit) {
-  const response = await servedListener(healthListener(sources)).request(path, init)
+  const response = await servedApp(healthRoutes(createHttpApp(), sources)).request(path, init)
   return [response.status, await response.text()]
 }
 
-describe('healthListener', () => {
+describe('healthRoutes', () => {
   it('answers /healthz while running and /readyz once every check passes', async () => {
     const sources = { ready: { started: () => true, apiserver: async () => true } }
     expect(await answer(sources, '/healthz')).toEqual([200, '{"status":"ok"}'])
@@ -35,7 +36,7 @@ describe('healthListener', () => {
 
   it('serves the Prometheus text format on /metrics when it has metrics, and 404 elsewhere', async () => {
     const registry = new Registry()
-    const served = servedListener(healthListener({ ready: {}, metrics: registry }))
+    const served = servedApp(healthRoutes(createHttpApp(), { ready: {}, metrics: registry }))
     const metrics = await served.request('/metrics')
     expect(metrics.status).toBe(200)
     expect(metrics.headers.get('content-type')).toBe(registry.contentType)

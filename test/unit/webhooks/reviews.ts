@@ -6,9 +6,10 @@ import type { ProviderSpecSchemas } from '../../../src/api/shared/provider-spec'
 import { silentLogger } from '../../../src/observability/logger'
 import { createMetricsRegistry } from '../../../src/observability/metrics'
 import type { MachineClassExists } from '../../../src/webhooks/admission/validate'
+import { createWebhookApp } from '../../../src/webhooks/app'
 import type { JsonPatchOperation } from '../../../src/webhooks/json-patch'
-import { createWebhookListener } from '../../../src/webhooks/listener'
-import { type ServedListener, servedListener } from '../../harness/served-listener'
+import { createWebhookHandlers } from '../../../src/webhooks/review-endpoints'
+import { type ServedApp, servedApp } from '../../harness/served-app'
 
 type Obj = Record<string, unknown>
 
@@ -21,23 +22,27 @@ export const testProviderSchemas: ProviderSpecSchemas = (provider) =>
     ? z.object({ instanceType: z.string().min(1), ami: z.string().optional() }).strict()
     : undefined
 
-/** The listener production serves, with silent logging and a fresh registry. */
-export function testListener(
+/** The app production serves, its handlers with silent logging and a fresh registry. */
+export function testWebhookApp(
   options: { machineClassExists?: MachineClassExists; limits?: { admissionBytes?: number } } = {},
 ) {
-  return createWebhookListener({
+  const handlers = createWebhookHandlers({
     logger: silentLogger(),
     metrics: createMetricsRegistry({ defaultMetrics: false }),
     providerSchemas: testProviderSchemas,
     ...options,
   })
+  const webhook = createWebhookApp(async () => handlers, silentLogger())
+  // Loaded before the first request, as the webhook process warms it right after listening.
+  void webhook.warm()
+  return webhook.app
 }
 
-/** The webhook under test: `testListener` on a loopback server, driven by `request`. */
+/** The webhook under test: `testWebhookApp` on a loopback server, driven by `request`. */
 export function testApp(
   options: { machineClassExists?: MachineClassExists; limits?: { admissionBytes?: number } } = {},
-): ServedListener {
-  return servedListener(testListener(options))
+): ServedApp {
+  return servedApp(testWebhookApp(options))
 }
 
 /** A valid v1beta1 Machine with an inline test provider spec; `spec` overrides fields. */
@@ -102,7 +107,7 @@ export function admissionBody(
 }
 
 /** POSTs a JSON body (or raw string) to the webhook. */
-export async function post(app: ServedListener, path: string, body: unknown) {
+export async function post(app: ServedApp, path: string, body: unknown) {
   const response = await app.request(path, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -1,4 +1,4 @@
-/** The HTTPS server: serves the webhook's listener over TLS and picks up a rotated certificate without a restart. */
+/** The HTTPS server: serves the webhook's app over TLS and picks up a rotated certificate without a restart. */
 import { X509Certificate } from 'node:crypto'
 import { mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { request } from 'node:https'
@@ -9,7 +9,7 @@ import { silentLogger } from '../../../src/observability/logger'
 import { type RunningWebhookServer, startWebhookServer } from '../../../src/webhooks/server'
 import { waitFor } from '../../harness/kube'
 import { generateCertificates } from '../../harness/webhook-server'
-import { testListener } from './reviews'
+import { testWebhookApp } from './reviews'
 
 const cleanup: (() => Promise<void> | void)[] = []
 afterEach(async () => {
@@ -44,7 +44,7 @@ function fetchSerial(
 describe('startWebhookServer', () => {
   it('serves over TLS and reloads a rotated certificate without a restart', async () => {
     const dir = certDir()
-    const server = await startWebhookServer(testListener(), {
+    const server = await startWebhookServer(testWebhookApp(), {
       host: '127.0.0.1',
       port: 0,
       certFile: join(dir, 'tls.crt'),
@@ -73,7 +73,7 @@ describe('startWebhookServer', () => {
 
   it('keeps the old certificate when the new files are unreadable', async () => {
     const dir = certDir()
-    const server = await startWebhookServer(testListener(), {
+    const server = await startWebhookServer(testWebhookApp(), {
       host: '127.0.0.1',
       port: 0,
       certFile: join(dir, 'tls.crt'),

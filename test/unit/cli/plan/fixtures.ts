@@ -3,7 +3,7 @@ import { defaultObject } from '../../../../src/api/defaults/default-object'
 import type { MachineDeploymentObject } from '../../../../src/reconcile/machine-deployment/machine-sets'
 import { desiredMachineSet } from '../../../../src/reconcile/machine-deployment/machine-sets'
 import { templateHash } from '../../../../src/reconcile/machine-deployment/template-hash'
-import { machineNameForSlot } from '../../../../src/reconcile/machine-set/machine-names'
+import { machineNameForIndex } from '../../../../src/reconcile/machine-set/machine-names'
 import { desiredMachine } from '../../../../src/reconcile/machine-set/machine-template'
 import type { MachineObject, MachineSetObject } from '../../../../src/reconcile/machine-set/types'
 
@@ -67,7 +67,7 @@ export function readyMachines(set: MachineSetObject, count: number): MachineObje
   return Array.from({ length: count }, (_, i) => {
     const machine = desiredMachine(
       set,
-      machineNameForSlot(set.metadata.name, set.metadata.uid ?? '', i),
+      machineNameForIndex(set.metadata.name, set.metadata.uid ?? '', i),
     )
     const at = new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString()
     machine.metadata.uid = `uid-${machine.metadata.name}`

@@ -10,7 +10,7 @@ import {
   machineSetNameFor,
   templateHash,
 } from '../../../../src/reconcile/machine-deployment/template-hash'
-import { machineNameForSlot } from '../../../../src/reconcile/machine-set/machine-names'
+import { machineNameForIndex } from '../../../../src/reconcile/machine-set/machine-names'
 import { deployment, existingSet, readyMachines } from './fixtures'
 
 const startMs = Date.UTC(2026, 1, 1)
@@ -124,7 +124,7 @@ describe('simulateDeployment', () => {
       startMs,
     })
     const name = set.metadata.name
-    const slot = (i: number) => machineNameForSlot(name, set.metadata.uid ?? '', i)
+    const slot = (i: number) => machineNameForIndex(name, set.metadata.uid ?? '', i)
     expect(rolloutSteps(report)).toEqual([
       [
         { type: 'scale-set', set: name, from: 3, to: 5 },

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { groupByTag } from '../../../../src/providers/aws/instance-reads'
 import { clientTokenPattern } from '../../../../src/providers/aws/lookup'
 import { clientTokenFor } from '../../../../src/providers/aws/run-instances-input'
 
@@ -35,5 +36,28 @@ describe('clientTokenPattern', () => {
       offering('m7i.large', 'subnet-1', 'on-demand'),
     )
     expect(other).not.toMatch(asRegExp(clientTokenPattern(uid)))
+  })
+})
+
+describe('groupByTag', () => {
+  const instance = (id: string, uid?: string) => ({
+    InstanceId: id,
+    Tags: [
+      { Key: 'Name', Value: id },
+      ...(uid ? [{ Key: 'machine-api.dev/machine-uid', Value: uid }] : []),
+    ],
+  })
+
+  it('groups a batched answer by Machine UID; an untagged instance belongs to none', () => {
+    const groups = groupByTag(
+      [instance('i-1', 'u1'), instance('i-2', 'u2'), instance('i-3', 'u1'), instance('i-4')],
+      'machine-api.dev/machine-uid',
+    )
+    expect(
+      Object.fromEntries([...groups].map(([uid, all]) => [uid, all.map((i) => i.InstanceId)])),
+    ).toEqual({
+      u1: ['i-1', 'i-3'],
+      u2: ['i-2'],
+    })
   })
 })

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { avoidedNote } from '../../../../src/providers/aws/fallback'
 import {
   activeUnavailable,
   launchZones,
@@ -163,6 +164,82 @@ describe('orderOfferings', () => {
       chosen.add(order.candidates[0]?.subnetId)
     }
     expect(chosen).toEqual(new Set(['subnet-a', 'subnet-a2']))
+  })
+})
+
+describe('offerings EC2 is taking back (an interruption in the class memory)', () => {
+  const interrupted = (zone: string, reason = 'SpotInterruption', expiresAt = later) => ({
+    instanceType: 'm7i.large',
+    zone,
+    capacityType: 'spot',
+    reason,
+    expiresAt,
+  })
+  const spotFirst: Partial<OfferingInputs> = { capacityTypes: ['spot', 'on-demand'] }
+  it.each<[string, Partial<OfferingInputs>, string[]]>([
+    [
+      'on-demand in the same zone goes before the interrupted spot offering',
+      { ...spotFirst, zone: 'eu-west-1a', unavailable: [interrupted('eu-west-1a')] },
+      ['on-demand m7i.large eu-west-1a subnet-a', 'spot m7i.large eu-west-1a subnet-a'],
+    ],
+    [
+      'spot only, every zone: the other zones first, the interrupted one last',
+      { capacityTypes: ['spot'], unavailable: [interrupted('eu-west-1a')] },
+      [
+        'spot m7i.large eu-west-1b subnet-b',
+        'spot m7i.large eu-west-1c subnet-c',
+        'spot m7i.large eu-west-1a subnet-a',
+      ],
+    ],
+    [
+      'spot only in the interrupted zone: it is still tried (an interruption is no failed launch)',
+      {
+        capacityTypes: ['spot'],
+        zone: 'eu-west-1a',
+        unavailable: [interrupted('eu-west-1a', 'RebalanceRecommended')],
+      },
+      ['spot m7i.large eu-west-1a subnet-a'],
+    ],
+    [
+      'an expired interruption is forgotten',
+      {
+        ...spotFirst,
+        zone: 'eu-west-1a',
+        unavailable: [interrupted('eu-west-1a', 'SpotInterruption', earlier)],
+      },
+      ['spot m7i.large eu-west-1a subnet-a', 'on-demand m7i.large eu-west-1a subnet-a'],
+    ],
+  ])('%s', (_, inputs, expected) => {
+    expect(keys(inputs)).toEqual(expected)
+  })
+
+  it.each<[string, Partial<OfferingInputs>, number, string | undefined]>([
+    [
+      'launching past it says what was avoided and why',
+      { ...spotFirst, zone: 'eu-west-1a', unavailable: [interrupted('eu-west-1a')] },
+      0,
+      `OfferingAvoided: Avoided m7i.large spot in eu-west-1a (SpotInterruption until ${later}), where EC2 is taking spot capacity back; launched m7i.large on-demand in eu-west-1a`,
+    ],
+    [
+      'launching it as the last resort says so',
+      { capacityTypes: ['spot'], zone: 'eu-west-1a', unavailable: [interrupted('eu-west-1a')] },
+      0,
+      `OfferingLastResort: Launched m7i.large spot in eu-west-1a (SpotInterruption until ${later}): no other offering of the class is available`,
+    ],
+    [
+      'an offering it would have come after anyway is not named',
+      {
+        capacityTypes: ['on-demand', 'spot'],
+        zone: 'eu-west-1a',
+        unavailable: [interrupted('eu-west-1a')],
+      },
+      0,
+      undefined,
+    ],
+    ['no interruption remembered: no Event', { ...spotFirst, zone: 'eu-west-1a' }, 0, undefined],
+  ])('%s', (_, inputs, index, expected) => {
+    const note = avoidedNote(orderOfferings({ ...base, ...inputs }), index)
+    expect(note && `${note.reason}: ${note.message}`).toEqual(expected)
   })
 })
 

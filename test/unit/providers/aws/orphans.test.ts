@@ -57,6 +57,27 @@ describe('findOrphans', () => {
   })
 
   it.each([
+    ['terminating is on', true],
+    ['the sweep only reports', false],
+  ])('terminates a launch group instance no Machine claimed when %s', (_, terminate) => {
+    const unclaimed: Instance = {
+      InstanceId: 'i-6',
+      LaunchTime: hourAgo,
+      Tags: [
+        { Key: 'machine-api.dev/launch-group', Value: 'g1' },
+        { Key: 'machine-api.dev/owner', Value: 'o' },
+      ],
+    }
+    const young = { ...unclaimed, InstanceId: 'i-7', LaunchTime: minuteAgo }
+    const foreign = { ...unclaimed, InstanceId: 'i-8', Tags: [unclaimed.Tags?.[0] ?? {}] }
+    const orphans = findOrphans([unclaimed, young, foreign], new Set(), { ...policy, terminate })
+    expect(orphans.map((o) => [o.instanceId, o.terminate])).toEqual([
+      ['i-6', true],
+      ['i-8', false],
+    ])
+  })
+
+  it.each([
     [
       "another installation's owner",
       'machine-api-other',

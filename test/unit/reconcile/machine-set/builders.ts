@@ -1,4 +1,6 @@
 /** @module Fluent-ish builders of MachineSets and Machines for the planner and status tests. */
+import { ANNOTATIONS } from '../../../../src/api/group'
+import { formatInstanceNotice, type NoticeReason } from '../../../../src/api/instance-notice'
 import type { MachineObject, MachineSetObject } from '../../../../src/reconcile/machine-set/types'
 
 export const setUid = 'set-uid'
@@ -96,4 +98,49 @@ export function machine(name: string, options: MachineOptions = {}): MachineObje
           }
         : { phase: 'Provisioning' },
   }
+}
+
+/** A Ready Machine of the set on instance i-<name>, with `reason` recorded, due `dueInMs` after t0. */
+export function noticed(
+  name: string,
+  reason: NoticeReason,
+  dueInMs?: number,
+  options: {
+    deleting?: boolean
+    otherInstance?: boolean
+    /** The instance's zone (spec.failureDomain and providerID; default eu-west-1a). */
+    zone?: string
+    /** status.providerStatus, as the EC2 provider records it. */
+    providerStatus?: Record<string, unknown>
+  } = {},
+): MachineObject {
+  const m = machine(name, { ready: true, deleting: options.deleting ?? false })
+  const zone = options.zone ?? 'eu-west-1a'
+  const instanceId = `i-0000000000000${name.padStart(4, '0')}`.slice(0, 19)
+  const recorded = options.otherInstance ? 'i-0fffffffffffffff0' : instanceId
+  return {
+    ...m,
+    metadata: {
+      ...m.metadata,
+      annotations: {
+        [ANNOTATIONS.instanceNotice]: formatInstanceNotice({
+          reason,
+          instanceId: recorded,
+          eventId: `event-${name}`,
+          time: t0.toISOString(),
+          ...(dueInMs === undefined
+            ? {}
+            : { deadline: new Date(t0.getTime() + dueInMs).toISOString() }),
+        }),
+      },
+    },
+    spec: {
+      ...m.spec,
+      providerID: `aws:///${zone}/${instanceId}`,
+      ...(options.zone ? { failureDomain: zone } : {}),
+    },
+    ...(options.providerStatus
+      ? { status: { ...m.status, providerStatus: options.providerStatus } }
+      : {}),
+  } as MachineObject
 }

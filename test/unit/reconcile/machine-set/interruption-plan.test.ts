@@ -1,43 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { ANNOTATIONS } from '../../../../src/api/group'
-import { formatInstanceNotice, type NoticeReason } from '../../../../src/api/instance-notice'
 import type { InterruptionPolicy } from '../../../../src/api/v1beta1/interruption-policy'
-import { machineNameForSlot } from '../../../../src/reconcile/machine-set/machine-names'
+import { machineNameForIndex } from '../../../../src/reconcile/machine-set/machine-names'
 import { type MachineSetAction, planMachineSet } from '../../../../src/reconcile/machine-set/plan'
 import type { MachineObject } from '../../../../src/reconcile/machine-set/types'
-import { machine, machineSet, setUid, t0 } from './builders'
+import { machine, machineSet, noticed, setUid, t0 } from './builders'
 
-const slot = (i: number) => machineNameForSlot('workers', setUid, i)
-
-/** A Ready Machine of the set on instance i-<name>, with `reason` recorded, due `dueInMs` after t0. */
-function noticed(
-  name: string,
-  reason: NoticeReason,
-  dueInMs?: number,
-  options: { deleting?: boolean; otherInstance?: boolean } = {},
-): MachineObject {
-  const m = machine(name, { ready: true, deleting: options.deleting ?? false })
-  const instanceId = `i-0000000000000${name.padStart(4, '0')}`.slice(0, 19)
-  const recorded = options.otherInstance ? 'i-0fffffffffffffff0' : instanceId
-  return {
-    ...m,
-    metadata: {
-      ...m.metadata,
-      annotations: {
-        [ANNOTATIONS.instanceNotice]: formatInstanceNotice({
-          reason,
-          instanceId: recorded,
-          eventId: `event-${name}`,
-          time: t0.toISOString(),
-          ...(dueInMs === undefined
-            ? {}
-            : { deadline: new Date(t0.getTime() + dueInMs).toISOString() }),
-        }),
-      },
-    },
-    spec: { ...m.spec, providerID: `aws:///eu-west-1a/${instanceId}` },
-  }
-}
+const slot = (i: number) => machineNameForIndex('workers', setUid, i)
 
 const ready = (name: string) => machine(name, { ready: true })
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ANNOTATIONS } from '../../../../src/api/group'
-import { machineNameForSlot } from '../../../../src/reconcile/machine-set/machine-names'
+import { machineNameForIndex } from '../../../../src/reconcile/machine-set/machine-names'
 import { type MachineSetAction, planMachineSet } from '../../../../src/reconcile/machine-set/plan'
 import type { MachineObject } from '../../../../src/reconcile/machine-set/types'
 import { machine, machineSet, setUid, t0 } from './builders'
@@ -8,7 +8,7 @@ import { machine, machineSet, setUid, t0 } from './builders'
 const summary = (actions: MachineSetAction[]) =>
   actions.map((a) => `${a.type}:${a.machine.metadata.name}`).sort()
 
-const slot = (i: number) => machineNameForSlot('workers', setUid, i)
+const slot = (i: number) => machineNameForIndex('workers', setUid, i)
 
 describe('planMachineSet', () => {
   it.each<[string, number, MachineObject[], string[]]>([
@@ -59,7 +59,88 @@ describe('planMachineSet', () => {
   ])('%s', (_name, replicas, machines, expected) => {
     expect(
       summary(planMachineSet({ set: machineSet(replicas), machines, now: t0 }).actions),
-    ).toEqual(expected)
+    ).toEqual([...expected].sort())
+  })
+
+  it('puts the Machines it creates in one zone in a launch group, unless the set says not to', () => {
+    const created = (set: ReturnType<typeof machineSet>) =>
+      planMachineSet({ set, machines: [], now: t0, zones: ['a', 'b'] })
+        .actions.filter((a) => a.type === 'create')
+        .map((a) => [
+          a.machine.spec?.failureDomain,
+          a.machine.metadata.annotations?.[ANNOTATIONS.launchGroup]?.replace(/^\w+/, 'g'),
+        ])
+    expect(created(machineSet(3)).sort()).toEqual([
+      ['a', 'g/0/2'],
+      ['a', 'g/1/2'],
+      ['b', undefined],
+    ])
+    const alone = machineSet(3)
+    alone.metadata.annotations = { [ANNOTATIONS.launchGroups]: 'false' }
+    expect(created(alone).map(([, place]) => place)).toEqual([undefined, undefined, undefined])
+  })
+
+  it('records the names it hands out, and a later pass continues after them', () => {
+    const first = planMachineSet({ set: machineSet(2), machines: [], now: t0 })
+    const claim = { from: 0, to: 2, at: t0.toISOString() }
+    expect(first.names).toEqual({ status: { nextMachineIndex: 2, nameClaims: [claim] }, claim })
+    const counted = { ...machineSet(2), status: { nextMachineIndex: 2 } }
+    const kept = machine(slot(0), { ready: true })
+    const again = planMachineSet({ set: counted, machines: [kept], now: t0 })
+    expect(summary(again.actions)).toEqual([`create:${slot(2)}`])
+    expect(again.names?.status.nextMachineIndex).toBe(3)
+    expect(planMachineSet({ set: counted, machines: [kept, kept], now: t0 })).not.toHaveProperty(
+      'names',
+    )
+  })
+
+  it("counts a concurrent pass's claimed names that have no Machine yet as Machines being created, until the claim expires", () => {
+    const claimedAt = new Date(t0.getTime() - 10_000).toISOString()
+    // Another pass claimed names 0..2 ten seconds ago; only name 0 has a Machine so far.
+    const claimed = {
+      ...machineSet(3),
+      status: { nextMachineIndex: 3, nameClaims: [{ from: 0, to: 3, at: claimedAt }] },
+    }
+    const listed = [machine(slot(0), { ready: true })]
+    const meanwhile = planMachineSet({ set: claimed, machines: listed, now: t0 })
+    expect(summary(meanwhile.actions)).toEqual([])
+    expect(meanwhile.requeueAfterMs).toBe(80_000)
+    // A scale-down is not held back by names without Machines: only Machines are deleted.
+    const fewer = planMachineSet({
+      set: { ...claimed, spec: { ...claimed.spec, replicas: 0 } },
+      machines: listed,
+      now: t0,
+    })
+    expect(summary(fewer.actions)).toEqual([`delete:${slot(0)}`])
+    // The claiming pass died: 90 s after its claim the names stop counting, and new ones are taken.
+    const later = new Date(Date.parse(claimedAt) + 90_000)
+    const after = planMachineSet({ set: claimed, machines: listed, now: later })
+    expect(summary(after.actions)).toEqual([`create:${slot(3)}`, `create:${slot(4)}`].sort())
+    expect(after.names?.status.nameClaims).toEqual([{ from: 3, to: 5, at: later.toISOString() }])
+  })
+
+  it('replaces at once the names of a done claim that have no Machine (it failed and was deleted), and keeps open claims when it claims', () => {
+    const at = new Date(t0.getTime() - 5_000).toISOString()
+    const done = { from: 0, to: 3, at, done: true }
+    const set = { ...machineSet(3), status: { nextMachineIndex: 3, nameClaims: [done] } }
+    const listed = [machine(slot(0), { ready: true }), machine(slot(1), { ready: true })]
+    const plan = planMachineSet({ set, machines: listed, now: t0 })
+    expect(summary(plan.actions)).toEqual([`create:${slot(3)}`])
+    expect(plan.requeueAfterMs).toBeUndefined()
+    const open = { from: 3, to: 4, at }
+    const both = {
+      ...set,
+      spec: { ...set.spec, replicas: 5 },
+      status: { nextMachineIndex: 4, nameClaims: [done, open] },
+    }
+    const next = planMachineSet({ set: both, machines: listed, now: t0 })
+    // slot 2 is gone after a done claim; slot 3 is still being created by the open one.
+    expect(summary(next.actions)).toEqual([`create:${slot(4)}`, `create:${slot(5)}`].sort())
+    expect(next.names?.status.nameClaims).toEqual([
+      done,
+      open,
+      { from: 4, to: 6, at: t0.toISOString() },
+    ])
   })
 
   it('adopts nothing through a selector that requires no label (DoesNotExist alone)', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   defaultUnavailableOfferingTTLMs,
+  rememberInterruptions,
   rememberOutcome,
   unavailableOfferingTTLMs,
   untilNextExpiry,
@@ -36,6 +37,12 @@ describe('rememberOutcome', () => {
       [{ ...miss(small), expiresAt: at(9_000) }],
     ],
     [
+      'keeps an interruption of the offering that launched (the pool is still taken back)',
+      [{ ...miss(small, 'SpotInterruption'), expiresAt: at(9_000) }],
+      { missed: [], launched: small },
+      [{ ...miss(small, 'SpotInterruption'), expiresAt: at(9_000) }],
+    ],
+    [
       'drops what expired, keeps the rest in expiry order',
       [
         { ...miss(small), expiresAt: at(9_000) },
@@ -59,6 +66,69 @@ describe('rememberOutcome', () => {
     const kept = rememberOutcome(many, { missed: [] }, now, 60_000)
     expect(kept).toHaveLength(100)
     expect(kept[0]?.instanceType).toBe('t20.large')
+  })
+})
+
+describe('rememberInterruptions', () => {
+  const ttl = 60_000
+  const spot = { ...small, capacityType: 'spot' }
+  const interrupted = (atMs: number, reason = 'SpotInterruption') => ({
+    ...spot,
+    reason,
+    atMs: now.getTime() + atMs,
+  })
+  const listed = (expires: number, reason = 'SpotInterruption') => ({
+    ...spot,
+    reason,
+    expiresAt: at(expires),
+  })
+  it.each([
+    ['lists it until its deadline + TTL', [], [interrupted(120_000)], [listed(180_000)]],
+    [
+      'writes the same entry again however often it runs (no renewal)',
+      [listed(180_000)],
+      [interrupted(120_000), interrupted(120_000)],
+      [listed(180_000)],
+    ],
+    [
+      'keeps an entry already listed until later (a capacity miss of the same offering)',
+      [listed(300_000, 'InsufficientInstanceCapacity')],
+      [interrupted(120_000)],
+      [listed(300_000, 'InsufficientInstanceCapacity')],
+    ],
+    [
+      'extends an entry listed until sooner',
+      [listed(10_000, 'InsufficientInstanceCapacity')],
+      [interrupted(120_000)],
+      [listed(180_000)],
+    ],
+    [
+      'the later of two interruptions in one offering wins',
+      [],
+      [interrupted(120_000), interrupted(150_000, 'RebalanceRecommended')],
+      [listed(210_000, 'RebalanceRecommended')],
+    ],
+    ['never lists again what has expired', [], [interrupted(-ttl)], []],
+    [
+      'keeps what other writers listed, drops what expired, in expiry order',
+      [
+        { ...miss(micro), expiresAt: at(5_000) },
+        { ...miss(micro, 'Unsupported'), zone: 'eu-west-1c', expiresAt: at(-1) },
+      ],
+      [interrupted(0)],
+      [{ ...miss(micro), expiresAt: at(5_000) }, listed(60_000)],
+    ],
+  ])('%s', (_, current, found, expected) => {
+    expect(rememberInterruptions(current, found, now, ttl)).toEqual(expected)
+  })
+
+  it('two passes that interleave converge on one list', () => {
+    const other = { ...micro, reason: 'InsufficientInstanceCapacity', expiresAt: at(30_000) }
+    const first = rememberInterruptions([], [interrupted(120_000)], now, ttl)
+    // The second pass read before the first wrote, and met a Conflict: it merges over the fresh read.
+    const merged = rememberInterruptions([...first, other], [interrupted(120_000)], now, ttl)
+    expect(merged).toEqual([other, listed(180_000)])
+    expect(rememberInterruptions(merged, [interrupted(120_000)], now, ttl)).toEqual(merged)
   })
 })
 

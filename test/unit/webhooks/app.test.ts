@@ -1,5 +1,6 @@
-/** The webhook's listener, as the webhook process serves it: reviews, 400s, health, metrics, 404s. */
+/** The webhook's Hono app, as the webhook process serves it: reviews, 400s, health, metrics, 404s. */
 import { readFileSync } from 'node:fs'
+import { connect } from 'node:net'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { admissionBody, admissionResponse, machine, post, testApp } from './reviews'
@@ -33,6 +34,34 @@ describe('bad requests get HTTP 400 with a JSON error', () => {
     const big = admissionBody(machine({ metadata: { labels: { x: 'y'.repeat(4096) } } }))
     const answer = await post(app, '/validate', big)
     expect(answer).toEqual({ status: 413, body: { error: 'body exceeds 1024 bytes' } })
+  })
+})
+
+/** Sends `head` (a request line and headers) as is; resolves with the status line of the answer. */
+async function rawStatus(url: string, head: string): Promise<string> {
+  const { hostname, port } = new URL(url)
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(`${head}\r\n\r\n`))
+    let text = ''
+    socket.on('data', (chunk) => {
+      text += chunk
+    })
+    socket.on('close', () => resolve(text.split('\r\n')[0] ?? ''))
+    socket.on('error', reject)
+  })
+}
+
+describe('malformed requests get 4xx from the HTTP layer, never 5xx', () => {
+  it.each([
+    ['no Host header', 'POST /validate HTTP/1.1\r\nContent-Length: 0'],
+    ['a Host that is no host', 'POST /validate HTTP/1.1\r\nHost: a b\r\nContent-Length: 0'],
+    ['a port out of range', 'POST /mutate HTTP/1.1\r\nHost: x:99999999\r\nContent-Length: 0'],
+    ['an unknown method', 'FOO /validate HTTP/1.1\r\nHost: x'],
+    ['an asterisk target', 'OPTIONS * HTTP/1.1\r\nHost: x'],
+  ])('%s', async (_situation, head) => {
+    const app = testApp()
+    const status = await rawStatus(await app.url(), `${head}\r\nConnection: close`)
+    expect(status).toMatch(/^HTTP\/1\.1 4\d\d /)
   })
 })
 

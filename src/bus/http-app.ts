@@ -1,19 +1,19 @@
 /**
- * @module The CloudEvents-over-HTTP transport (Knative ApiServerSource and PingSource sinks), as a
- * node:http listener: `POST /` takes events, every other request goes to the shared health
- * responder. Answers 2xx only when every reconcile succeeded or was deliberately deferred (requeue,
+ * @module The CloudEvents-over-HTTP transport (Knative ApiServerSource and PingSource sinks), as
+ * the reconcile function's Hono app: `POST /` takes events, beside the shared health routes. Answers 2xx only when every reconcile succeeded or was deliberately deferred (requeue,
  * permanent failure recorded on the object), and 5xx otherwise, so the broker's retry and
  * dead-letter settings apply. A malformed event gets 400: retrying cannot fix it.
  */
-import type { IncomingHttpHeaders, RequestListener, ServerResponse } from 'node:http'
+import type { IncomingHttpHeaders } from 'node:http'
 import type { Registry } from 'prom-client'
 import { errorMessage } from '../errors'
-import { readBody, requestPath, sendJson } from '../http-server'
+import { createHttpApp, type HttpApp, type HttpContext } from '../http/app'
+import { readBody } from '../http/read-body'
 import type { KubeClient } from '../kube/kube-client'
 import { formatKey, type ObjectKey } from '../kube/object-key'
 import type { HeldObject } from '../kube/read-once'
 import type { KubeObject, ResourceType } from '../kube/resource'
-import { healthListener } from '../observability/health'
+import { healthRoutes } from '../observability/health'
 import type { Logger } from '../observability/logger'
 import type { ReadinessChecks } from '../observability/readiness'
 import type { RuntimeMetrics } from '../observability/runtime-metrics'
@@ -26,7 +26,7 @@ import { sweep } from './sweep'
 import { type OwnChangeWake, ownChangeWake } from './wake'
 
 /** What the HTTP transport needs. */
-export interface ReconcileListenerDeps {
+export interface ReconcileAppDeps {
   kube: KubeClient
   runner: Runner
   mappers: readonly EventMapper[]
@@ -59,13 +59,10 @@ interface Failure {
   afterMs: number
 }
 
-/** The listener: `POST /` for CloudEvents, plus /healthz, /readyz and /metrics. */
-export function createReconcileListener(deps: ReconcileListenerDeps): RequestListener {
-  const health = healthListener({
-    ready: deps.ready ?? {},
-    metrics: deps.registry,
-    logger: deps.log,
-  })
+/** The app: `POST /` for CloudEvents, plus /healthz, /readyz and /metrics. */
+export function createReconcileApp(deps: ReconcileAppDeps): HttpApp {
+  const app = createHttpApp(deps.log)
+  healthRoutes(app, { ready: deps.ready ?? {}, metrics: deps.registry })
 
   async function runKey(
     key: ObjectKey,
@@ -151,23 +148,18 @@ export function createReconcileListener(deps: ReconcileListenerDeps): RequestLis
     return { status: 204 }
   }
 
-  return (request, response) => {
-    if (request.method !== 'POST' || requestPath(request) !== '/') return health(request, response)
+  // The body is read from the node request under the limit, as it streams in (http/read-body.ts).
+  app.post('/', async (c) => {
     const limit = deps.bodyBytes ?? DEFAULT_BODY_BYTES
-    readBody(request, limit)
-      .then((body) =>
-        body === undefined
-          ? { status: 413, body: { error: `body exceeds ${limit} bytes` } }
-          : answerEvents(request.headers, body),
-      )
-      .then(
-        (answer) => send(response, answer),
-        (error: unknown) => {
-          deps.log.error({ err: errorMessage(error) }, 'unhandled error')
-          send(response, { status: 500, body: { error: 'internal error' } })
-        },
-      )
-  }
+    const { incoming } = c.env
+    const body = await readBody(incoming, limit)
+    const answer =
+      body === undefined
+        ? { status: 413, body: { error: `body exceeds ${limit} bytes` } }
+        : await answerEvents(incoming.headers, body)
+    return send(c, answer)
+  })
+  return app
 }
 
 interface Answer {
@@ -177,14 +169,11 @@ interface Answer {
   retryAfter?: number
 }
 
-function send(response: ServerResponse, answer: Answer): void {
-  if (answer.retryAfter !== undefined) response.setHeader('Retry-After', String(answer.retryAfter))
-  if (answer.body === undefined) {
-    response.writeHead(answer.status)
-    response.end()
-    return
-  }
-  sendJson(response, answer.status, JSON.stringify(answer.body))
+function send(c: HttpContext, answer: Answer): Response {
+  const headers: Record<string, string> =
+    answer.retryAfter === undefined ? {} : { 'Retry-After': String(answer.retryAfter) }
+  if (answer.body === undefined) return c.body(null, answer.status as 204, headers)
+  return c.json(answer.body, answer.status as 200, headers)
 }
 
 // CloudEvents reads single-valued headers; node gives repeated ones as arrays (joined as HTTP does).

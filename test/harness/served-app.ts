@@ -1,10 +1,14 @@
 /**
- * @module Drives a node:http request listener as production serves it: on a real server on the
- * loopback interface, started on the first request, closed after the test file.
+ * @module Drives a Hono app as production serves it: through @hono/node-server on a real server on
+ * the loopback interface (so handlers that read the node request see one), started on the first
+ * request, closed after the test file.
  */
-import { createServer, type RequestListener, type Server } from 'node:http'
+
+import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { createAdaptorServer } from '@hono/node-server'
 import { afterAll } from 'vitest'
+import type { HttpApp } from '../../src/http/app'
 
 const servers: Server[] = []
 // Registered while the importing test file is collected, so it runs after that file's tests.
@@ -15,19 +19,19 @@ afterAll(async () => {
   }
 })
 
-/** A listener under test: `request` is fetch with a path relative to its server. */
-export interface ServedListener {
+/** An app under test: `request` is fetch with a path relative to its server. */
+export interface ServedApp {
   request(path: string, init?: RequestInit): Promise<Response>
   /** The server's base URL (`http://127.0.0.1:port`), once listening. */
   url(): Promise<string>
 }
 
-/** Serves `listener` on 127.0.0.1 (any free port) once it is first asked for. */
-export function servedListener(listener: RequestListener): ServedListener {
+/** Serves `app` on 127.0.0.1 (any free port) once it is first asked for. */
+export function servedApp(app: HttpApp): ServedApp {
   let listening: Promise<string> | undefined
   const url = () => {
     listening ??= new Promise<string>((resolve) => {
-      const server = createServer(listener)
+      const server = createAdaptorServer({ fetch: app.fetch }) as Server
       servers.push(server)
       server.listen(0, '127.0.0.1', () =>
         resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
