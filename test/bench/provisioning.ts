@@ -3,6 +3,9 @@
  * in-process bus in this process, timed until all N Machines are Running with `status.nodeRef`;
  * compared with a tight client that makes only the four writes a Machine needs, with the same
  * concurrency. Everything is deleted (and waited for) between runs, untimed.
+ *
+ * Sizes: 100 and 1,000; `--quick` 100 alone; `BENCH_PROVISIONING_SIZES=100,5000` any list (the
+ * first is the base the larger sizes' time per Machine is compared with).
  */
 import { machineApiTypes } from '../../src/api/resource-types'
 import { coreTypes } from '../../src/kube/resource'
@@ -45,6 +48,7 @@ async function controllersRun(
     const before = await controllers.counts()
     const reconcilesBefore = await controllers.reconciles()
     const cpuBefore = readCpu()
+    const rss = peakRss()
     const started = performance.now()
     await bench.kube.mergePatch(
       machineApiTypes.machineSet,
@@ -58,6 +62,7 @@ async function controllersRun(
     const cpu = diffCounts(cpuBefore, readCpu())
     const requests = diffCounts(before, await controllers.counts())
     const reconciles = diffCounts(reconcilesBefore, await controllers.reconciles())
+    const peakRssMb = rss.stop()
     await bench.kube.mergePatch(
       machineApiTypes.machineSet,
       { namespace: fleet, name: setName },
@@ -66,10 +71,35 @@ async function controllersRun(
       },
     )
     await waitForEmpty(bench.kube, fleet)
-    return { seconds, requests, reconciles, cpu }
+    return { seconds, requests, reconciles, cpu, peakRssMb }
   } finally {
     await running.stop()
   }
+}
+
+/**
+ * Samples this process's resident memory (the controllers run in it) until stopped; returns the
+ * peak in MB. Sampled, because the process's lifetime peak would carry an earlier run's.
+ */
+function peakRss(everyMs = 250): { stop(): number } {
+  let peak = process.memoryUsage.rss()
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss())
+  }, everyMs)
+  return {
+    stop() {
+      clearInterval(timer)
+      return round(Math.max(peak, process.memoryUsage.rss()) / 2 ** 20, 1)
+    },
+  }
+}
+
+/** The sizes to run: BENCH_PROVISIONING_SIZES (`100,5000`), else 100 and 1,000 (100 if quick). */
+function provisioningSizes(quick: boolean): number[] {
+  const listed = process.env.BENCH_PROVISIONING_SIZES?.split(',').map(Number)
+  if (listed?.length && listed.every((n) => Number.isInteger(n) && n > 0)) return listed
+  if (listed) throw new Error(`BENCH_PROVISIONING_SIZES: not a list of sizes: ${listed.join()}`)
+  return quick ? [100] : [100, 1000]
 }
 
 async function tightRun(bench: CountingKube, n: number, run: number, readCpu: CpuReader) {
@@ -98,7 +128,7 @@ export const provisioningBench: Bench = {
         await bench.kube.create(coreTypes.namespace, { metadata: { name } })
       }
       await bench.kube.create(machineApiTypes.machineSet, kwokMachineSet(fleet, setName, 0))
-      const sizes = env.options.quick ? [100] : [100, 1000]
+      const sizes = provisioningSizes(env.options.quick)
       const measurements: Measurement[] = []
       const details: Record<string, unknown> = { concurrency: fleetConcurrency, sizes }
       const perMachineMs: Record<number, number> = {}
@@ -109,6 +139,9 @@ export const provisioningBench: Bench = {
         const reconciles: Array<Record<string, number>> = []
         const ourCpu: number[] = []
         const limitCpu: number[] = []
+        const requestsPerMachine: number[] = []
+        const controllersCpu: number[] = []
+        const peakRssMb: number[] = []
         let cpuByProcess: { ours: Record<string, number>; tight: Record<string, number> } = {
           ours: {},
           tight: {},
@@ -130,6 +163,9 @@ export const provisioningBench: Bench = {
           )
           ourCpu.push(totalOf(c.cpu) / n)
           limitCpu.push(totalOf(t.cpu) / n)
+          requestsPerMachine.push(totalOf(c.requests) / n)
+          controllersCpu.push((c.cpu.bench ?? 0) / n)
+          peakRssMb.push(c.peakRssMb)
           cpuByProcess = { ours: perUnit(c.cpu, n), tight: perUnit(t.cpu, n) }
         }
         measurements.push(
@@ -141,6 +177,18 @@ export const provisioningBench: Bench = {
             name: 'tight client',
             samples: limitCpu,
           }),
+          measurement(
+            `controllers: apiserver requests per Machine, N=${n}`,
+            'req',
+            requestsPerMachine,
+            {
+              name: `tight client (${tightWritesPerMachine} writes/Machine)`,
+              value: tightWritesPerMachine,
+            },
+          ),
+          // The controllers share this process with the bench's own watch of the Machines.
+          measurement(`controllers process: CPU per Machine, N=${n}`, 'ms', controllersCpu),
+          measurement(`controllers process: peak RSS, N=${n}`, 'MB', peakRssMb),
         )
         perMachineMs[n] = 1000 / median(ours)
         const last = requests[requests.length - 1] ?? {}
@@ -153,10 +201,11 @@ export const provisioningBench: Bench = {
           cpuMsPerMachineByProcess: cpuByProcess,
         }
       }
-      if (perMachineMs[1000] !== undefined && perMachineMs[100] !== undefined) {
-        const growth = perMachineMs[1000] / perMachineMs[100]
+      const [base, ...larger] = sizes
+      for (const n of larger) {
+        const growth = (perMachineMs[n] ?? 0) / (perMachineMs[base ?? 0] ?? 1)
         measurements.push(
-          measurement('controllers: time per Machine, N=1000 / N=100', 'x', [growth], {
+          measurement(`controllers: time per Machine, N=${n} / N=${base}`, 'x', [growth], {
             name: 'linear',
             value: 1,
           }),
