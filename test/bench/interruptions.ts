@@ -7,6 +7,11 @@
  * p50 and p99, against the 120 s the warning gives. The set's spec.interruption.maxSurge is 100%
  * so the N replacements are not paced by the surge bound (with the default 25% the last three
  * quarters wait for room: the bound, not the speed, would be measured).
+ *
+ * EC2 is behind the fault proxy's throttling model (EC2's token buckets, throttle.ts) from the
+ * start, so the storm spends the real request budget. Also timed: each replacement's instance
+ * launched (its providerID recorded) and each old Machine's drain finished (its Drained condition),
+ * the latter against the notice's deadline. N: 100, `--quick` 20, `BENCH_INTERRUPTIONS=1000`.
  */
 import { tmpdir } from 'node:os'
 import { CreateQueueCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs'
@@ -21,6 +26,7 @@ import { groupLabel } from '../chaos/lib/machine-ledger'
 import { type WorkerProcess, workerProcess } from '../chaos/lib/worker-process'
 import { noticeBody } from '../harness/ec2-notice-bodies'
 import { waitFor } from '../harness/kube'
+import { ec2Budget, type FaultProxy } from '../harness/moto/fault-proxy'
 import type { Bench, Measurement } from './lib/bench'
 import { measurement } from './lib/measurement'
 import { percentile, round } from './lib/stats'
@@ -29,8 +35,15 @@ const set = 'spot'
 const warningSeconds = 120
 type Watched = KubeObject & {
   spec?: { unschedulable?: boolean; providerID?: string }
-  status?: { phase?: string; nodeRef?: { name?: string } }
+  status?: {
+    phase?: string
+    nodeRef?: { name?: string }
+    conditions?: Array<{ type?: string; status?: string }>
+  }
 }
+
+const drained = (m: Watched) =>
+  m.status?.conditions?.some((c) => c.type === 'Drained' && c.status === 'True') === true
 
 /**
  * Calls `on` for every event of `type` until `signal` aborts. A stream that ends is resumed from
@@ -59,18 +72,28 @@ function watchAll(
   })()
 }
 
+/** RequestLimitExceeded answers the proxy's throttling model gave so far. */
+function throttledCalls(proxy: FaultProxy): number {
+  return Object.entries(proxy.injected())
+    .filter(([key]) => key.endsWith('/RequestLimitExceeded'))
+    .reduce((sum, [, c]) => sum + c, 0)
+}
+
 export const interruptionsBench: Bench = {
   id: 'interruptions',
   title: `N simultaneous spot interruption warnings: notice -> Node cordoned, notice -> replacement Running (vs ${warningSeconds} s)`,
   async run({ options, controlPlane, log }) {
-    const n = options.quick ? 20 : 100
+    const n = options.quick ? 20 : Number(process.env.BENCH_INTERRUPTIONS ?? 100)
     const env = await startChaosEnvironment({ shared: controlPlane })
     const namespace = `bench-interrupt-${Date.now() % 100_000}`
     const world = await startAwsWorld({
       kc: env.kc,
       kubeconfigPath: env.kubeconfigPath,
       namespace,
+      faults: true,
     })
+    const proxy = world.proxy as FaultProxy
+    proxy.throttle(ec2Budget)
     const sqs = new SQSClient({
       region: chaosRegion,
       endpoint: world.moto.endpoint,
@@ -120,6 +143,9 @@ export const interruptionsBench: Bench = {
 
       const cordonedAt = new Map<string, number>()
       const runningAt = new Map<string, number>()
+      const launchedAt = new Map<string, number>()
+      const drainedAt = new Map<string, number>()
+      const injectedBefore = throttledCalls(proxy)
       const watches = [
         watchAll(
           kube,
@@ -138,9 +164,14 @@ export const interruptionsBench: Bench = {
           namespace,
           (m) => {
             const uid = m.metadata?.uid ?? ''
-            const fresh = !old.has(uid) && !runningAt.has(uid)
-            if (fresh && isRunning(m as Parameters<typeof isRunning>[0]))
-              runningAt.set(uid, Date.now())
+            const now = Date.now()
+            if (old.has(uid)) {
+              if (drained(m) && !drainedAt.has(uid)) drainedAt.set(uid, now)
+              return
+            }
+            if (m.spec?.providerID && !launchedAt.has(uid)) launchedAt.set(uid, now)
+            if (!runningAt.has(uid) && isRunning(m as Parameters<typeof isRunning>[0]))
+              runningAt.set(uid, now)
           },
           stopWatches.signal,
         ),
@@ -179,16 +210,34 @@ export const interruptionsBench: Bench = {
       ).catch(() => undefined)
       const cordon = [...cordonedAt.values()].map((t) => (t - at) / 1000)
       const running = [...runningAt.values()].map((t) => (t - at) / 1000)
+      const launched = [...launchedAt.values()].map((t) => (t - at) / 1000)
+      const drains = [...drainedAt.values()].map((t) => (t - at) / 1000)
+      const drainedInTime = drains.filter((s) => s <= warningSeconds).length
+      const throttled = throttledCalls(proxy) - injectedBefore
       stopWatches.abort()
       await Promise.all(watches)
       log(
         `cordoned ${cordon.length}/${n}: p50 ${round(percentile(cordon, 50), 1)} s, p99 ${round(percentile(cordon, 99), 1)} s; ` +
-          `replacements Running ${running.length}/${n}: p50 ${round(percentile(running, 50), 1)} s, p99 ${round(percentile(running, 99), 1)} s`,
+          `replacements Running ${running.length}/${n}: p50 ${round(percentile(running, 50), 1)} s, p99 ${round(percentile(running, 99), 1)} s; ` +
+          `launched ${launched.length}/${n}: p99 ${round(percentile(launched, 99), 1)} s; ` +
+          `drained by the deadline ${drainedInTime}/${n}; RequestLimitExceeded ${throttled}`,
       )
       const limit = { name: `the spot warning (${warningSeconds} s)`, value: warningSeconds }
       const measurements: Measurement[] = [
         measurement(`notice -> Node cordoned, p50, N=${n}`, 's', [percentile(cordon, 50)], limit),
         measurement(`notice -> Node cordoned, p99, N=${n}`, 's', [percentile(cordon, 99)], limit),
+        measurement(
+          `notice -> replacement instance launched, p99, N=${n}`,
+          's',
+          [percentile(launched, 99)],
+          limit,
+        ),
+        measurement(
+          `old Machines drained by the notice's deadline, N=${n}`,
+          'Machines',
+          [drainedInTime],
+          { name: 'interrupted Machines', value: n },
+        ),
         measurement(
           `notice -> replacement Running, p50, N=${n}`,
           's',
@@ -217,6 +266,11 @@ export const interruptionsBench: Bench = {
           maxSurge: '100%',
           cordoned: cordon.length,
           replacementsRunning: running.length,
+          replacementsLaunched: launched.length,
+          drainedByDeadline: drainedInTime,
+          requestLimitExceededAnswered: throttled,
+          launchedSeconds: launched.map((s) => round(s, 2)).sort((a, b) => a - b),
+          drainedSeconds: drains.map((s) => round(s, 2)).sort((a, b) => a - b),
           cordonSeconds: cordon.map((s) => round(s, 2)).sort((a, b) => a - b),
           runningSeconds: running.map((s) => round(s, 2)).sort((a, b) => a - b),
         },

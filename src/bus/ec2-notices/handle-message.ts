@@ -1,7 +1,8 @@
 /**
  * @module One batch of queue messages, from bodies to outcomes: parse each, find the Machines of
  * every instance the batch names at once (one EC2 look-up per batch, not per message), check that
- * each notice can be about its Machine (notice-trust.ts), and record it there. Whether a message
+ * each notice can be about its Machine (notice-trust.ts), record it there, and cordon the Node of
+ * a Machine whose instance goes within minutes (cordon-first.ts). Whether a message
  * may be deleted follows from its outcomes: every outcome but `failed` is final (recorded, already
  * there, cleared, nothing to record, not ours, not to be trusted, too late, not readable), so a
  * duplicate, late, forged, unknown or malformed message leaves the queue at once, while a failure
@@ -14,6 +15,7 @@ import type { Clock } from '../../clock'
 import { errorMessage } from '../../errors'
 import type { KubeClient } from '../../kube/kube-client'
 import type { Logger } from '../../observability/logger'
+import { cordonFirst } from './cordon-first'
 import { type NoticeOrigin, type ParsedMessage, parseEc2Notice } from './eventbridge-events'
 import {
   arrivedTooLate,
@@ -159,6 +161,8 @@ async function actOnNotice(
   }
   const recorded = await recordNotice(deps, owner.machine, notice)
   if (recorded === 'machine-gone') return 'unknown-instance'
+  // A duplicate cordons too: the run that recorded it may have died before its cordon.
+  await cordonFirst(deps, owner.machine, notice)
   if (recorded === 'recorded' && deps.recorded) {
     await deps
       .recorded(owner.machine, notice)

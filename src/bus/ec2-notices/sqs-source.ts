@@ -6,7 +6,9 @@
  * stays queued and SQS delivers it again after its visibility timeout (a redrive policy bounds the
  * retries of a message that always fails). Up to 10 messages per poll are handled at once, with
  * one EC2 look-up for the instances they name, so one slow or failing message does not hold up
- * the others.
+ * the others; the next poll does not wait for them either: up to `batchesInFlight` polls' messages
+ * are handled at once, so a storm of hundreds of warnings is recorded (and cordoned) in parallel
+ * instead of ten at a time, within a bound on the apiserver and EC2 calls it makes at once.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import {
@@ -36,6 +38,8 @@ export interface Ec2NoticeSourceOptions extends Omit<HandleDeps, 'notices' | 'ho
   retryMs?: number
   /** Bound on handling one poll's messages (default 30 s). */
   messageTimeoutMs?: number
+  /** Polls whose messages are handled at once (default 8). */
+  batchesInFlight?: number
 }
 
 /** A running source. */
@@ -62,8 +66,11 @@ export function startEc2NoticeSource(options: Ec2NoticeSourceOptions): Ec2Notice
     clock: options.clock ?? systemClock,
     notices: ec2NoticeCounter(options.registry),
   }
+  const maxInFlight = Math.max(1, options.batchesInFlight ?? 8)
+  const inFlight = new Set<Promise<void>>()
   const loop = (async () => {
     while (!stopping.signal.aborted) {
+      while (inFlight.size >= maxInFlight) await Promise.race(inFlight)
       try {
         const out = await options.sqs.send(
           new ReceiveMessageCommand({
@@ -73,7 +80,12 @@ export function startEc2NoticeSource(options: Ec2NoticeSourceOptions): Ec2Notice
           }),
           { abortSignal: stopping.signal },
         )
-        await handleAndDelete(options, deps, out.Messages ?? [], stopping.signal)
+        const batch = handleAndDelete(options, deps, out.Messages ?? [], stopping.signal)
+          .catch((error: unknown) =>
+            options.log.warn({ err: errorMessage(error) }, 'EC2 notice batch failed, left queued'),
+          )
+          .finally(() => inFlight.delete(batch))
+        inFlight.add(batch)
       } catch (error) {
         if (stopping.signal.aborted) break
         options.log.warn(
@@ -83,6 +95,7 @@ export function startEc2NoticeSource(options: Ec2NoticeSourceOptions): Ec2Notice
         await sleep(options.retryMs ?? 5000, undefined, { signal: stopping.signal }).catch(() => {})
       }
     }
+    await Promise.all(inFlight)
   })()
   options.log.info({ queue: options.queueUrl }, 'EC2 notice source polling')
   return {

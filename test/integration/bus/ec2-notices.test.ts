@@ -89,6 +89,33 @@ async function provisionedMachine(name: string) {
   return { key, instanceId }
 }
 
+type V1NodeObject = KubeObject & { spec?: { unschedulable?: boolean; providerID?: string } }
+
+/** A provisioned Machine linked to a Node of its instance (as the node-link phase leaves it). */
+async function linkedMachine(name: string) {
+  const provisioned = await provisionedMachine(name)
+  const node = uniqueName(`node-${name}`)
+  const machine = await readMachine(kube(), provisioned.key.namespace, name)
+  await kube().create(coreTypes.node, {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name: node },
+    spec: { providerID: machine?.spec.providerID },
+  })
+  onTestFinished(() =>
+    kube()
+      .delete(coreTypes.node, { name: node })
+      .then(() => undefined),
+  )
+  await kube().mergePatch(
+    machineApiTypes.machine,
+    { namespace: provisioned.key.namespace, name },
+    { status: { nodeRef: { name: node } } },
+    { subresource: 'status' },
+  )
+  return { ...provisioned, node }
+}
+
 function reconcileDeps() {
   return {
     ...machineDeps(kube(), createProviderRegistry([moto().provider])),
@@ -195,6 +222,32 @@ describe('EC2 notice source (moto SQS and EC2)', () => {
       expect(events[0]).toMatchObject({ type: 'Warning' })
       expect(events[0]?.message).toContain(deadline)
       expect(await queue.counts()).toEqual({ 'SpotInterruption/recorded': 1 })
+    } finally {
+      await queue.stop()
+    }
+  })
+
+  it("a spot interruption warning cordons its Machine's Node at once, with no reconcile; a rebalance recommendation cordons nothing", async () => {
+    const spot = await linkedMachine('cordon-spot')
+    const rebalance = await linkedMachine('cordon-rebalance')
+    const queue = await queueWithSource()
+    try {
+      const at = new Date()
+      await queue.send(notice('rebalance-recommendation', rebalance.instanceId, at))
+      await queue.send(notice('spot-interruption', spot.instanceId, at))
+      // No controller runs in this file: only the notice source can have cordoned it.
+      await waitFor("the interrupted Machine's Node cordoned", async () => {
+        const node = await kube().get<V1NodeObject>(coreTypes.node, { name: spot.node })
+        return node?.spec?.unschedulable === true
+      })
+      await waitFor('both messages handled and deleted', async () => {
+        const c = await queue.counts()
+        return c['RebalanceRecommended/recorded'] === 1 && (await queue.queueEmpty())
+      })
+      const untouched = await kube().get<V1NodeObject>(coreTypes.node, { name: rebalance.node })
+      expect(untouched?.spec?.unschedulable).toBeUndefined()
+      const machine = await readMachine(kube(), spot.key.namespace, spot.key.name)
+      expect((machine as KubeObject | undefined)?.metadata?.deletionTimestamp).toBeUndefined()
     } finally {
       await queue.stop()
     }

@@ -123,9 +123,22 @@ describe('storms over a 6-replica spot set in 3 zones (moto EC2 and SQS)', () =>
       kube: kube(),
       namespace: ns,
     })
-    /** Interrupts `victims` at once; checks their offerings are listed with their expiry. */
+    /**
+     * Interrupts `victims` at once; checks their offerings are listed with their expiry. Notice
+     * times are whole seconds and an expiry tells a step's entries apart, so a step that comes
+     * within the second of the one before (a fast machine settles in under one) waits for the next.
+     */
+    let lastAt = 0
     const interrupt = async (victims: MachineObject[]) => {
-      const { at, expiresAt } = spotWarningTime(warningLeftMs, ttlMs)
+      const { at, expiresAt } = await waitFor(
+        'a notice time of its own',
+        async () => {
+          const time = spotWarningTime(warningLeftMs, ttlMs)
+          return time.at.getTime() > lastAt && time
+        },
+        { intervalMs: 100, timeoutMs: 5_000 },
+      )
+      lastAt = at.getTime()
       await Promise.all(
         victims.map((m) =>
           send(noticeBody('spot-interruption', parseAwsProviderID(m.spec?.providerID) ?? '', at)),

@@ -248,6 +248,9 @@ const table: Array<[string, string, string, boolean]> = [
   ['machine-api-ec2-notices', 'delete', machines, false],
   ['machine-api-ec2-notices', 'get', 'secrets', false],
   ['machine-api-ec2-notices', 'list', 'nodes', false],
+  // The cordon of an imminent interruption (cordon-first.ts), and nothing else of a Node.
+  ['machine-api-ec2-notices', 'patch', 'nodes', true],
+  ['machine-api-ec2-notices', 'delete', 'nodes', false],
   ['machine-api-ec2-notices', '*', '*', false],
 ]
 
