@@ -26,7 +26,7 @@ import { groupLabel } from '../chaos/lib/machine-ledger'
 import { type WorkerProcess, workerProcess } from '../chaos/lib/worker-process'
 import { noticeBody } from '../harness/ec2-notice-bodies'
 import { waitFor } from '../harness/kube'
-import { ec2Budget, type FaultProxy } from '../harness/moto/fault-proxy'
+import { ec2Budget, type FaultProxy, throttledCalls } from '../harness/moto/fault-proxy'
 import type { Bench, Measurement } from './lib/bench'
 import { measurement } from './lib/measurement'
 import { percentile, round } from './lib/stats'
@@ -70,13 +70,6 @@ function watchAll(
         .catch(() => new Promise((resolve) => setTimeout(resolve, 200)))
     }
   })()
-}
-
-/** RequestLimitExceeded answers the proxy's throttling model gave so far. */
-function throttledCalls(proxy: FaultProxy): number {
-  return Object.entries(proxy.injected())
-    .filter(([key]) => key.endsWith('/RequestLimitExceeded'))
-    .reduce((sum, [, c]) => sum + c, 0)
 }
 
 export const interruptionsBench: Bench = {
@@ -145,7 +138,7 @@ export const interruptionsBench: Bench = {
       const runningAt = new Map<string, number>()
       const launchedAt = new Map<string, number>()
       const drainedAt = new Map<string, number>()
-      const injectedBefore = throttledCalls(proxy)
+      const injectedBefore = throttledCalls(proxy.injected())
       const watches = [
         watchAll(
           kube,
@@ -213,7 +206,7 @@ export const interruptionsBench: Bench = {
       const launched = [...launchedAt.values()].map((t) => (t - at) / 1000)
       const drains = [...drainedAt.values()].map((t) => (t - at) / 1000)
       const drainedInTime = drains.filter((s) => s <= warningSeconds).length
-      const throttled = throttledCalls(proxy) - injectedBefore
+      const throttled = throttledCalls(proxy.injected()) - injectedBefore
       stopWatches.abort()
       await Promise.all(watches)
       log(

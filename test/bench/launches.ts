@@ -15,7 +15,7 @@ import { startChaosEnvironment } from '../chaos/lib/environment'
 import { groupLabel } from '../chaos/lib/machine-ledger'
 import { workerProcess } from '../chaos/lib/worker-process'
 import { waitFor } from '../harness/kube'
-import { ec2Budget, type FaultProxy } from '../harness/moto/fault-proxy'
+import { ec2Budget, type FaultProxy, throttledCalls } from '../harness/moto/fault-proxy'
 import type { Bench } from './lib/bench'
 import { measurement } from './lib/measurement'
 import { round } from './lib/stats'
@@ -100,9 +100,7 @@ export const launchesBench: Bench = {
         mutatingCalls: Object.entries(counts)
           .filter(([action]) => mutating(action))
           .reduce((sum, [, c]) => sum + c, 0),
-        throttled: Object.entries(injected)
-          .filter(([key]) => key.endsWith('/RequestLimitExceeded'))
-          .reduce((sum, [, c]) => sum + c, 0),
+        throttled: throttledCalls(injected),
         throttledMachines: throttledMachines.size,
       }
       log(`${set}: ${JSON.stringify({ ...run, counts, injected })}`)

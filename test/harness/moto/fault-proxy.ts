@@ -170,6 +170,13 @@ function splitTokenFilter(params: URLSearchParams): { rest: URLSearchParams; tok
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Starts the proxy on a kernel-chosen loopback port, forwarding to `target`. */
+/** The RequestLimitExceeded answers among a FaultProxy's `injected()`: its throttled calls. */
+export function throttledCalls(injected: Record<string, number>): number {
+  return Object.entries(injected)
+    .filter(([key]) => key.endsWith('/RequestLimitExceeded'))
+    .reduce((sum, [, c]) => sum + c, 0)
+}
+
 export async function startFaultProxy(target: string): Promise<FaultProxy> {
   const upstream = new URL(target)
   const faults: (Fault & { left: number })[] = []
