@@ -169,7 +169,6 @@ function splitTokenFilter(params: URLSearchParams): { rest: URLSearchParams; tok
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** Starts the proxy on a kernel-chosen loopback port, forwarding to `target`. */
 /** The RequestLimitExceeded answers among a FaultProxy's `injected()`: its throttled calls. */
 export function throttledCalls(injected: Record<string, number>): number {
   return Object.entries(injected)
@@ -177,6 +176,7 @@ export function throttledCalls(injected: Record<string, number>): number {
     .reduce((sum, [, c]) => sum + c, 0)
 }
 
+/** Starts the proxy on a kernel-chosen loopback port, forwarding to `target`. */
 export async function startFaultProxy(target: string): Promise<FaultProxy> {
   const upstream = new URL(target)
   const faults: (Fault & { left: number })[] = []
